@@ -1,0 +1,315 @@
+"""Variants as data: the INI definitions in ``variants/`` turned into the tables the core runs on.
+
+Board geometry: a padded one-dimensional mailbox.  A rank of ``files`` squares is stored in a row of
+``files + 2`` cells, and two padding rows lie above and below the board, so every leap of up to two
+squares from a board square lands either on the board or on an ``OFF`` cell (the 10x12 idea,
+generalised to any width).
+
+Piece codes: ``0`` is empty, ``OFF`` (128) is outside the board, white units are ``1..63`` and black
+units the same plus ``BLACK`` (64).  Each lancer facing is a code of its own, so a facing change is
+simply a different code placed on the destination square.
+"""
+import configparser
+import os
+import random
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from .errors import InvalidFenError, UnknownVariantError
+from .pieces import (DIAGONAL, FACING_LETTERS, FACINGS, JAILER, LANCER, LEAPER_SLIDER, PAWN,
+                     PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind)
+
+EMPTY = 0
+BLACK = 64
+OFF = 128
+WHITE_SIDE, BLACK_SIDE = 0, 1
+
+
+def _variants_dir() -> str:
+    """Where the variant definitions live: ``variants/`` of a checkout, else the installed copy."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(os.path.dirname(here), "variants"), os.path.join(here, "variants")):
+        if os.path.isdir(candidate) and any(f.endswith(".ini") for f in os.listdir(candidate)):
+            return candidate
+    import importlib.util
+    spec = importlib.util.find_spec("xboard_engine.variants")
+    if spec and spec.submodule_search_locations:
+        return list(spec.submodule_search_locations)[0]
+    raise RuntimeError("variant definitions not found")
+
+
+def _read_definitions() -> Dict[str, Dict[str, str]]:
+    parser = configparser.ConfigParser(inline_comment_prefixes=(";",))
+    directory = _variants_dir()
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".ini"):
+            parser.read(os.path.join(directory, name), encoding="utf-8")
+    raw = {section: dict(parser[section]) for section in parser.sections()}
+
+    def resolve(name: str, seen: Tuple[str, ...] = ()) -> Dict[str, str]:
+        if name in seen:
+            raise RuntimeError("variant inheritance loop: " + " -> ".join(seen + (name,)))
+        own = raw[name]
+        merged = dict(resolve(own["parent"], seen + (name,))) if "parent" in own else {}
+        merged.update(own)
+        merged.pop("parent", None)
+        return merged
+
+    return {name: resolve(name) for name in raw}
+
+
+class Variant:
+    """One variant's rules and the precomputed tables of its board and pieces."""
+
+    def __init__(self, name: str, spec: Dict[str, str]) -> None:
+        self.name = name
+        self.files = int(spec["files"])
+        self.ranks = int(spec["ranks"])
+        self.setup = spec.get("setup", "fixed")
+        self.chess960_style = self.setup != "fixed"
+        self.castling = spec.get("castling", "standard")
+        self.castling_partner_jumps = spec.get("castling_partner_jumps", "false") == "true"
+        self.double_step_ranks = tuple(int(r) - 1 for r in spec["pawn_double_step_ranks"].split())
+        self.fifty_move_new_square = spec.get("fifty_move_reset") == "new_pawn_square"
+        self.orthodox_insufficient = spec.get("insufficient_material") == "orthodox"
+        self.start_fen = spec.get("start", "")
+        kinds = [PIECE_KINDS[n] for n in spec["pieces"].split()]
+        self.kinds = kinds
+        self._build_geometry()
+        self._build_codes(kinds, spec["promotion"].split(), spec.get("castling_partners", "").split())
+        self._build_attack_tables()
+
+    # ----------------------------------------------------------------- geometry
+    def _build_geometry(self) -> None:
+        w, h = self.files, self.ranks
+        self.stride = s = w + 2
+        self.size = (h + 4) * s
+        self.squares: List[int] = [self.square(f, r) for r in range(h) for f in range(w)]
+        self.file_of = [-1] * self.size
+        self.rank_of = [-1] * self.size
+        for r in range(h):
+            for f in range(w):
+                sq = self.square(f, r)
+                self.file_of[sq] = f
+                self.rank_of[sq] = r
+        self.names = {sq: "abcdefghijklmnopqrstuvwxyz"[self.file_of[sq]] + str(self.rank_of[sq] + 1)
+                      for sq in self.squares}
+        self.by_name = {v: k for k, v in self.names.items()}
+        self.facing_steps = [self.step(df, dr) for df, dr in FACINGS]
+        # line[a][b]: the unit step from a towards b when they share a rank, file or diagonal.
+        self.line: Dict[int, Dict[int, int]] = {}
+        for a in self.squares:
+            row: Dict[int, int] = {}
+            for d in self.facing_steps:
+                t = a + d
+                while self.rank_of[t] >= 0:
+                    row[t] = d
+                    t += d
+            self.line[a] = row
+
+    def square(self, file: int, rank: int) -> int:
+        return (rank + 2) * self.stride + file + 1
+
+    def step(self, df: int, dr: int) -> int:
+        return dr * self.stride + df
+
+    def on_board(self, sq: int) -> bool:
+        return 0 <= sq < self.size and self.rank_of[sq] >= 0
+
+    # ----------------------------------------------------------------- pieces
+    def _build_codes(self, kinds: Sequence[PieceKind], promotion: Sequence[str],
+                     partners: Sequence[str]) -> None:
+        n = OFF + 1
+        self.letter = [""] * n           # FEN letter per code
+        self.kind_of: List[Optional[PieceKind]] = [None] * n
+        self.behaviour = [-1] * n
+        self.leaps: List[Tuple[int, ...]] = [()] * n
+        self.slides: List[Tuple[int, ...]] = [()] * n
+        self.facing = [-1] * n           # lancer facing index, -1 for other units
+        self.value = [0] * n
+        self.is_pawn = [False] * n
+        self.is_king = [False] * n
+        self.is_jailer = [False] * n
+        self.is_partner = [False] * n
+        self.code_of: Dict[str, int] = {}   # FEN letter -> code
+        self.lancer_codes: List[List[int]] = [[], []]   # [side][facing] -> code
+        self.king_code = [0, 0]
+        self.pawn_code = [0, 0]
+        self.has_lancers = self.has_jailers = self.has_push = self.has_jump = False
+        next_code = 1
+        for kind in kinds:
+            variants = [(FACING_LETTERS[i], i) for i in range(8)] if kind.behaviour == LANCER \
+                else [(kind.letter, -1)]
+            for letter, facing in variants:
+                for side in (0, 1):
+                    code = next_code + BLACK * side
+                    self.letter[code] = letter if side == 0 else letter.lower()
+                    self.code_of[self.letter[code]] = code
+                    self.kind_of[code] = kind
+                    self.behaviour[code] = kind.behaviour
+                    sign = 1 if side == 0 else -1
+                    self.leaps[code] = tuple(self.step(df, dr * sign) for df, dr in kind.leaps)
+                    self.slides[code] = tuple(self.step(df, dr) for df, dr in kind.slides)
+                    self.facing[code] = facing
+                    self.value[code] = kind.value
+                    self.is_pawn[code] = kind.behaviour == PAWN
+                    self.is_king[code] = kind.royal
+                    self.is_jailer[code] = kind.behaviour == JAILER
+                    self.is_partner[code] = kind.name in partners
+                    if kind.behaviour == LANCER:
+                        self.lancer_codes[side].append(code)
+                    if kind.royal:
+                        self.king_code[side] = code
+                    if kind.behaviour == PAWN:
+                        self.pawn_code[side] = code
+                next_code += 1
+        if next_code >= BLACK:
+            raise RuntimeError("too many piece kinds")
+        present = {k.behaviour for k in kinds}
+        self.has_lancers = LANCER in present
+        self.has_jailers = JAILER in present
+        self.has_push = SENTRY_PUSH in present
+        self.has_jump = SENTRY_JUMP in present
+        # Variants whose legality can be decided from rays through the king (no holds, no pushes).
+        self.ray_legality = not (self.has_jailers or self.has_push or self.has_jump)
+        self.promotion_codes: List[List[int]] = [[], []]
+        for side in (0, 1):
+            for name in promotion:
+                kind = PIECE_KINDS[name]
+                if kind.behaviour == LANCER:
+                    self.promotion_codes[side].extend(self.lancer_codes[side])
+                else:
+                    self.promotion_codes[side].append(self.code_of[kind.letter if side == 0
+                                                                   else kind.letter.lower()])
+        self.promotion_letters = "".join(sorted({PIECE_KINDS[n].letter for n in promotion}))
+        self.pawn_forward = [self.stride, -self.stride]
+        self.pawn_captures = [(self.stride - 1, self.stride + 1), (-self.stride - 1, -self.stride + 1)]
+        self.jailer_codes = [[c for c in range(1, OFF) if self.is_jailer[c] and c < BLACK],
+                             [c for c in range(1, OFF) if self.is_jailer[c] and c > BLACK]]
+
+    def _build_attack_tables(self) -> None:
+        """Reverse tables for 'is square X attacked by side C': look outward from X."""
+        s = self.stride
+        self.leap_attack: List[List[Tuple[int, FrozenSet[int]]]] = []
+        self.ray_attack: List[List[Tuple[int, FrozenSet[int], int]]] = []
+        self.sentry_codes: List[Tuple[int, ...]] = []
+        for side in (0, 1):
+            codes = [c for c in range(1, OFF) if self.kind_of[c] is not None and (c > BLACK) == (side == 1)]
+            by_offset: Dict[int, set] = {}
+            for c in codes:
+                if self.behaviour[c] == LEAPER_SLIDER:
+                    for o in self.leaps[c]:
+                        by_offset.setdefault(-o, set()).add(c)
+                elif self.behaviour[c] == PAWN:
+                    for o in self.pawn_captures[side]:
+                        by_offset.setdefault(-o, set()).add(c)
+            self.leap_attack.append([(o, frozenset(cs)) for o, cs in sorted(by_offset.items())])
+            rays = []
+            for d in self.facing_steps:
+                sliders = frozenset(c for c in codes if self.behaviour[c] == LEAPER_SLIDER
+                                    and -d in self.slides[c])
+                lancer = 0
+                for c in codes:
+                    if self.behaviour[c] == LANCER and self.facing_steps[self.facing[c]] == -d:
+                        lancer = c
+                rays.append((d, sliders, lancer))
+            self.ray_attack.append(rays)
+            self.sentry_codes.append(tuple(c for c in codes
+                                           if self.behaviour[c] in (SENTRY_PUSH, SENTRY_JUMP)))
+        self.diagonal_steps = [self.step(df, dr) for df, dr in DIAGONAL]
+        self.orthogonal_steps = [s, 1, -s, -1]
+
+    # ----------------------------------------------------------------- setups
+    def start_fen_for(self, number: Optional[int] = None, rng: Optional[random.Random] = None) -> str:
+        """The start position; for randomized setups the numbered one (or a random one)."""
+        if self.setup == "fixed":
+            if number is not None:
+                raise InvalidFenError(f"variant {self.name} has no numbered setups")
+            return self.start_fen
+        count = self.setup_count
+        if number is None:
+            number = (rng or random.Random()).randrange(count)
+        if not isinstance(number, int) or not 0 <= number < count:
+            raise InvalidFenError(f"setup number {number!r} out of range 0..{count - 1}")
+        if self.setup == "chess960":
+            row = chess960_back_rank(number)
+            lancer_white = lancer_black = ""
+        else:
+            row = eightpiece_back_rank(number)
+            lancer_white, lancer_black = FACING_LETTERS[0], FACING_LETTERS[4]
+        white = row.replace("L", lancer_white) if lancer_white else row
+        black = (row.replace("L", lancer_black) if lancer_black else row).lower()
+        return f"{black}/{'p' * 8}/8/8/8/8/{'P' * 8}/{white} w KQkq - 0 1"
+
+    @property
+    def setup_count(self) -> int:
+        return {"fixed": 1, "chess960": 960, "8piece-random": 3840}[self.setup]
+
+
+def chess960_back_rank(number: int) -> str:
+    """Scharnagl numbering: 518 is the orthodox array RNBQKBNR."""
+    rank = [""] * 8
+    n, light = divmod(number, 4)
+    rank[2 * light + 1] = "B"
+    n, dark = divmod(n, 4)
+    rank[2 * dark] = "B"
+    n, queen = divmod(n, 6)
+    _put_on_free(rank, queen, "Q")
+    knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n]
+    free = [i for i in range(8) if not rank[i]]
+    for k in knights:
+        rank[free[k]] = "N"
+    for letter, i in zip("RKR", [i for i in range(8) if not rank[i]]):
+        rank[i] = letter
+    return "".join(rank)
+
+
+def eightpiece_back_rank(number: int) -> str:
+    """R10.1 setups, numbered 0..3839 (docs/RULES.md explains the order).
+
+    number = sentry + 4 * (bishop + 4 * (queen + 6 * (knight + 5 * (lancer + 4 * order)))) where
+    sentry picks file c..f, bishop the 1st..4th square of the other colour (a..h order), queen,
+    knight and lancer the n-th still-free square, and order 0 puts the rook left of the king and the
+    jailer right of it (1 the reverse); the king always stands between them.
+    """
+    rank = [""] * 8
+    n, sentry = divmod(number, 4)
+    sentry_file = 2 + sentry
+    rank[sentry_file] = "S"
+    n, bishop = divmod(n, 4)
+    rank[[f for f in range(8) if f % 2 != sentry_file % 2][bishop]] = "B"
+    n, queen = divmod(n, 6)
+    _put_on_free(rank, queen, "Q")
+    n, knight = divmod(n, 5)
+    _put_on_free(rank, knight, "N")
+    order, lancer = divmod(n, 4)
+    _put_on_free(rank, lancer, "L")
+    for letter, i in zip("RKJ" if order == 0 else "JKR", [i for i in range(8) if not rank[i]]):
+        rank[i] = letter
+    return "".join(rank)
+
+
+def _put_on_free(rank: List[str], index: int, letter: str) -> None:
+    rank[[i for i in range(len(rank)) if not rank[i]][index]] = letter
+
+
+_DEFINITIONS: Optional[Dict[str, Dict[str, str]]] = None
+_CACHE: Dict[str, Variant] = {}
+
+
+def variant_names() -> List[str]:
+    """The engine names of every variant, in the order of RULINGS §1."""
+    global _DEFINITIONS
+    if _DEFINITIONS is None:
+        _DEFINITIONS = _read_definitions()
+    order = ["normal", "fischerandom", "chess80", "fullcavalry", "8piece", "8piece-random", "8piece-2019"]
+    return [n for n in order if n in _DEFINITIONS] + sorted(set(_DEFINITIONS) - set(order))
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called ``name`` (raises UnknownVariantError)."""
+    if name not in _CACHE:
+        if name not in variant_names():
+            raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(variant_names())}")
+        assert _DEFINITIONS is not None
+        _CACHE[name] = Variant(name, _DEFINITIONS[name])
+    return _CACHE[name]
