@@ -455,7 +455,6 @@ class Position:
             return [m for m in moves if self._is_safe_after(m)]
         pins = self._pins(king, us)
         B = self.board
-        line = v.line[king]
         legal = []
         add = legal.append
         for m in moves:
@@ -474,7 +473,7 @@ class Position:
                 if self._is_safe_after(m):
                     add(m)
             elif frm in pins:
-                if line.get(m[1]) == pins[frm]:
+                if m[1] in pins[frm]:
                     add(m)
             else:
                 add(m)
@@ -487,14 +486,14 @@ class Position:
         self.pop()
         return safe
 
-    def _pins(self, king: int, us: int) -> Dict[int, int]:
-        """Own units that alone shield the king from an enemy slider or lancer: square -> ray step."""
+    def _pins(self, king: int, us: int) -> Dict[int, Set[int]]:
+        """Own units that alone shield the king from an enemy slider or lancer: square -> the
+        squares it may still move to (the ray from the king up to and including the pinner)."""
         v = self.v
         B = self.board
-        them = 1 - us
         olo, ohi = (0, BLACK) if us == 0 else (BLACK, OFF)
-        pins: Dict[int, int] = {}
-        for d, sliders, lancer in v.ray_attack[them]:
+        pins: Dict[int, Set[int]] = {}
+        for d, sliders, lancer in v.ray_attack[1 - us]:
             s = king + d
             t = B[s]
             while t == 0:
@@ -510,15 +509,18 @@ class Position:
                 t = B[s]
             if t == OFF or olo < t < ohi:
                 continue
+            pinner = 0
             if t in sliders:
-                pins[pinned] = d
+                pinner = s
             elif lancer:
                 while t != OFF and not olo < t < ohi:
                     if t == lancer:
-                        pins[pinned] = d
+                        pinner = s
                         break
                     s += d
                     t = B[s]
+            if pinner:
+                pins[pinned] = set(range(king + d, pinner + d, d))
         return pins
 
     def _pseudo_moves(self) -> List[Move]:

@@ -82,7 +82,7 @@ class Variant:
     def _build_geometry(self) -> None:
         w, h = self.files, self.ranks
         self.stride = s = w + 2
-        self.size = (h + 4) * s
+        self.size = (h + 5) * s      # one spare row: two-square leaps from the top corner
         self.squares: List[int] = [self.square(f, r) for r in range(h) for f in range(w)]
         self.file_of = [-1] * self.size
         self.rank_of = [-1] * self.size
