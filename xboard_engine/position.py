@@ -100,7 +100,7 @@ class Position:
         self._parse_placement(placement, fen)
         if side not in ("w", "b"):
             raise InvalidFenError(f"side to move must be w or b, not {side!r} in {fen!r}")
-        self.turn = 0 if side == "w" else 1
+        self.stm = 0 if side == "w" else 1
         for color in (0, 1):
             kings = [sq for sq in self.units[color] if v.is_king[board[sq]]]
             if len(kings) != 1:
@@ -119,7 +119,7 @@ class Position:
         if self.halfmove < 0 or self.fullmove < 1:
             raise InvalidFenError(f"move counters out of range: {half} {full} in {fen!r}")
         self.restriction = self._parse_restriction(restriction, fen)
-        if self._attacked(self.kings[1 - self.turn], self.turn):
+        if self._attacked(self.kings[1 - self.stm], self.stm):
             raise InvalidFenError(f"the side not to move is in check: {fen!r}")
         self.pawn_history: Optional[Dict[int, FrozenSet[int]]] = None
         if v.fifty_move_new_square:
@@ -146,12 +146,14 @@ class Position:
                         raise InvalidFenError(f"zero empty squares in rank {rank + 1}: {fen!r}")
                     file += n
                     j = k
+                    if file > v.files:
+                        raise InvalidFenError(f"rank {rank + 1} has more than {v.files} squares: {fen!r}")
                     continue
                 code = v.code_of.get(c)
                 if code is None:
                     raise InvalidFenError(f"unknown piece letter {c!r} for {v.name}: {fen!r}")
                 if file >= v.files:
-                    break
+                    raise InvalidFenError(f"rank {rank + 1} has more than {v.files} squares: {fen!r}")
                 sq = v.square(file, rank)
                 self.board[sq] = code
                 self.units[code >> 6].add(sq)
@@ -225,7 +227,7 @@ class Position:
         sq = v.by_name.get(text)
         if sq is None:
             raise InvalidFenError(f"bad en-passant square {text!r}: {fen!r}")
-        mover = 1 - self.turn     # the side that just made the double step
+        mover = 1 - self.stm     # the side that just made the double step
         pawn_sq = sq + v.pawn_forward[mover]
         if self.board[sq] != EMPTY or self.board[pawn_sq] != v.pawn_code[mover]:
             raise InvalidFenError(f"en-passant square {text} is not behind a pawn that just moved: {fen!r}")
@@ -240,7 +242,7 @@ class Position:
             # square names are 2 characters on boards up to 9 ranks
             raise InvalidFenError(f"bad push restriction {text!r} (want e.g. f4f5): {fen!r}")
         p = self.board[b]
-        if p == EMPTY or (p >> 6) != self.turn or v.is_pawn[p] or self.board[a] == EMPTY:
+        if p == EMPTY or (p >> 6) != self.stm or v.is_pawn[p] or self.board[a] == EMPTY:
             raise InvalidFenError(f"push restriction {text}: the pushed unit of the side to move must stand on {text[2:]} and the sentry on {text[:2]}: {fen!r}")
         return (a, b)
 
@@ -259,7 +261,7 @@ class Position:
                     empty = 0
                 row += v.letter[p]
             rows.append(row + (str(empty) if empty else ""))
-        fields = ["/".join(rows), "wb"[self.turn], self._castling_text(),
+        fields = ["/".join(rows), "wb"[self.stm], self._castling_text(),
                   v.names[self.ep] if self.ep else "-", str(self.halfmove), str(self.fullmove)]
         if self.restriction:
             a, b = self.restriction
@@ -291,7 +293,7 @@ class Position:
         h = 0
         for sq in self.v.squares:
             h ^= z.piece[self.board[sq]][sq]
-        if self.turn:
+        if self.stm:
             h ^= z.side
         h ^= z.castling[self.castling]
         if self.ep:
@@ -314,8 +316,9 @@ class Position:
 
     # ================================================================ queries
     @property
-    def turn_name(self) -> str:
-        return "wb"[self.turn]
+    def turn(self) -> str:
+        """The side to move, "w" or "b" (``stm`` is the same as 0 or 1)."""
+        return "wb"[self.stm]
 
     def piece_at(self, square: str) -> Optional[str]:
         sq = self.v.by_name.get(square)
@@ -325,7 +328,7 @@ class Position:
         return self.v.letter[p] if p else None
 
     def is_check(self) -> bool:
-        return self._attacked(self.kings[self.turn], 1 - self.turn)
+        return self._attacked(self.kings[self.stm], 1 - self.stm)
 
     def is_attacked(self, square: str, by: str) -> bool:
         """Whether side ``by`` ("w"/"b") attacks the named square (R8.6, P3)."""
@@ -369,6 +372,8 @@ class Position:
                         break
         if v.has_push and self._push_attacks(x, by):
             return True
+        if self.restriction and v.has_lancers and self._pushed_lancer_attacks(x, by):
+            return True
         if v.has_jump:
             for d in v.diagonal_steps:
                 s = x + d
@@ -404,6 +409,28 @@ class Position:
                 if reaches:
                     return True
         return False
+
+    def _pushed_lancer_attacks(self, x: int, by: int) -> bool:
+        """R8.8: a lancer of ``by`` pushed on the last move may turn first, so it threatens every
+        square it could reach along any facing, except those R8.7 forbids."""
+        v = self.v
+        B = self.board
+        origin, r = self.restriction  # type: ignore[misc]
+        lancer = B[r]
+        if v.behaviour[lancer] != LANCER or (lancer >> 6) != by or x == origin:
+            return False
+        if v.has_jailers and self._held(r, by):
+            return False
+        d = v.line[r].get(x)
+        if not d or v.line[origin].get(r) == -d:
+            return False        # not on a line, or back across the squares it was pushed through
+        s = r + d
+        while s != x:
+            t = B[s]
+            if t and (t >> 6) != by:
+                return False
+            s += d
+        return True
 
     def _pushed_unit_reaches(self, u: int, unit: int, x: int, by: int) -> bool:
         """Could ``unit`` on ``u``, pushed by side ``by``, capture on ``x``?"""
@@ -442,7 +469,7 @@ class Position:
     def legal_moves(self) -> List[Move]:
         """All legal moves of the side to move."""
         v = self.v
-        us = self.turn
+        us = self.stm
         them = 1 - us
         moves = self._pseudo_moves()
         king = self.kings[us]
@@ -480,7 +507,7 @@ class Position:
         return legal
 
     def _is_safe_after(self, m: Move) -> bool:
-        us = self.turn
+        us = self.stm
         self.push(m)
         safe = not self._attacked(self.kings[us], 1 - us)
         self.pop()
@@ -526,7 +553,7 @@ class Position:
     def _pseudo_moves(self) -> List[Move]:
         v = self.v
         B = self.board
-        us = self.turn
+        us = self.stm
         moves: List[Move] = []
         add = moves.append
         elo, ehi = (BLACK, OFF) if us == 0 else (0, BLACK)
@@ -573,7 +600,7 @@ class Position:
     def _pawn_moves(self, sq: int, p: int, add, elo: int, ehi: int) -> None:
         v = self.v
         B = self.board
-        us = self.turn
+        us = self.stm
         f = v.pawn_forward[us]
         last = v.ranks - 1 if us == 0 else 0
         to = sq + f
@@ -633,7 +660,7 @@ class Position:
     def _special_moves(self, sq: int, p: int, beh: int, add, elo: int, ehi: int) -> None:
         v = self.v
         B = self.board
-        us = self.turn
+        us = self.stm
         if beh == LANCER:
             for to in self._lancer_landings(sq, v.facing_steps[v.facing[p]], us):
                 for c in self._lancer_facings(to, us):
@@ -673,7 +700,7 @@ class Position:
         """R8.1-R8.5: the sentry on ``s`` lands on ``u`` and moves ``unit`` as if it were its own."""
         v = self.v
         B = self.board
-        us = self.turn
+        us = self.stm
         them = 1 - us
         beh = v.behaviour[unit]
         B[s] = EMPTY          # P1
@@ -751,7 +778,7 @@ class Position:
         else:
             self._special_moves(sq, p, beh, own.append, elo, ehi)
         if beh == LANCER:                                     # R8.8, P6
-            us = self.turn
+            us = self.stm
             current = v.facing[p]
             for k, step in enumerate(v.facing_steps):
                 code = v.lancer_codes[us][k]
@@ -764,7 +791,7 @@ class Position:
     def _castling_moves(self, add, held: Set[int]) -> None:
         v = self.v
         B = self.board
-        us = self.turn
+        us = self.stm
         them = 1 - us
         king = self.kings[us]
         kcode = B[king]
@@ -818,7 +845,7 @@ class Position:
         """R5.4 (chess80): the king moves 2+ squares toward the rook, the rook lands beside it."""
         v = self.v
         B = self.board
-        them = 1 - self.turn
+        them = 1 - self.stm
         step = 1 if rsq > king else -1
         if any(B[s] for s in _between(v, king, rsq)):
             return
@@ -844,10 +871,10 @@ class Position:
         z = self.z
         zp = z.piece
         frm, to, placed, flag = m[0], m[1], m[2], m[3]
-        us = self.turn
+        us = self.stm
         them = 1 - us
         moved = B[frm]
-        cap = B[to]
+        cap = B[to] if flag != PASS else EMPTY
         extra = 0
         h = self.hash ^ z.side
         self._hashes.append(self.hash)
@@ -969,7 +996,7 @@ class Position:
             self.halfmove += 1
         if us == 1:
             self.fullmove += 1
-        self.turn = them
+        self.stm = them
         self.hash = h
 
     def _update_pawn_history(self, frm: int, to: int, placed: int, captured_sq: int) -> bool:
@@ -992,9 +1019,9 @@ class Position:
         self.hash = self._hashes.pop()
         B = self.board
         frm, to, flag = m[0], m[1], m[3]
-        them = self.turn
+        them = self.stm
         us = 1 - them
-        self.turn = us
+        self.stm = us
         if us == 1:
             self.fullmove -= 1
         if flag <= EP:
@@ -1123,7 +1150,7 @@ class Position:
         """The game result if the game is over (R2.1, R2.2, R8.9), else None."""
         if not self.legal_moves():
             if self.is_check():
-                winner = "wb"[1 - self.turn]
+                winner = "wb"[1 - self.stm]
                 return Outcome("1-0" if winner == "w" else "0-1", winner, "checkmate")
             return Outcome("1/2-1/2", None, "stalemate")
         if self.halfmove >= 100:
