@@ -25,7 +25,7 @@ def _check_position(pos: Position, variant: str, check_san: bool) -> None:
     legal = pos.legal_moves()
     assert len(set(legal)) == len(legal), f"duplicate moves in {fen}"
     reference = {m for m in pos._pseudo_moves() if pos._is_safe_after(m)}
-    if pos.v.has_jailers and pos._held(pos.kings[pos.turn], pos.turn) and not pos.is_check():
+    if pos.v.has_jailers and pos._held(pos.kings[pos.stm], pos.stm) and not pos.is_check():
         reference.add((0, 0, 0, 7))
     assert set(legal) == reference, fen
     texts = set()

@@ -515,39 +515,34 @@ class Position:
 
     def _pins(self, king: int, us: int) -> Dict[int, Set[int]]:
         """Own units that alone shield the king from an enemy slider or lancer: square -> the
-        squares it may still move to (the ray from the king up to and including the pinner)."""
+        squares it may still move to (the ray from the king up to and including the pinner).
+
+        A lancer jumps its own side's units (R3.1), so on a lancer's ray enemy units are passed
+        over: a single own unit between king and a lancer facing the king is pinned."""
         v = self.v
         B = self.board
         olo, ohi = (0, BLACK) if us == 0 else (BLACK, OFF)
         pins: Dict[int, Set[int]] = {}
         for d, sliders, lancer in v.ray_attack[1 - us]:
+            pinned = 0
+            enemy_seen = False
             s = king + d
             t = B[s]
-            while t == 0:
+            while t != OFF:
+                if t:
+                    if olo < t < ohi:
+                        if pinned:
+                            break
+                        pinned = s
+                    else:
+                        if pinned and (t == lancer or (not enemy_seen and t in sliders)):
+                            pins[pinned] = set(range(king + d, s + d, d))
+                            break
+                        if not lancer:
+                            break
+                        enemy_seen = True
                 s += d
                 t = B[s]
-            if not olo < t < ohi:
-                continue
-            pinned = s
-            s += d
-            t = B[s]
-            while t == 0:
-                s += d
-                t = B[s]
-            if t == OFF or olo < t < ohi:
-                continue
-            pinner = 0
-            if t in sliders:
-                pinner = s
-            elif lancer:
-                while t != OFF and not olo < t < ohi:
-                    if t == lancer:
-                        pinner = s
-                        break
-                    s += d
-                    t = B[s]
-            if pinner:
-                pins[pinned] = set(range(king + d, pinner + d, d))
         return pins
 
     def _pseudo_moves(self) -> List[Move]:
