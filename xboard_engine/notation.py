@@ -85,7 +85,7 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
                     alias(n[frm] + n[to], m)                               # a human's drag
                     alias(f"{n[frm]}{n[to]},{n[to]}{n[rto]}", m)           # as XBoard relays it
             else:
-                if rplaced_is_kept(pos, m):
+                if _partner_keeps_facing(pos, m):
                     castle = "O-O" if _is_kingside(m) else "O-O-O"
                     alias(castle, m)
                     alias(castle.replace("O", "0"), m)
@@ -105,7 +105,7 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
     return table
 
 
-def rplaced_is_kept(pos: "Position", m: Move) -> bool:
+def _partner_keeps_facing(pos: "Position", m: Move) -> bool:
     return m[6] == pos.board[m[4]]
 
 

@@ -552,7 +552,6 @@ class Position:
         moves: List[Move] = []
         add = moves.append
         elo, ehi = (BLACK, OFF) if us == 0 else (0, BLACK)
-        behaviour = v.behaviour
         held: Set[int] = set()
         if v.has_jailers:
             for j in self.units[1 - us]:
@@ -562,32 +561,14 @@ class Position:
                         if t and t != OFF and (t >> 6) == us:
                             held.add(j + d)
         restricted = self.restriction[1] if self.restriction else 0
+        unit_moves = self._unit_moves
         for sq in self.units[us]:
             if sq in held:
                 continue
             if sq == restricted:
                 self._restricted_moves(sq, moves, elo, ehi)
-                continue
-            p = B[sq]
-            beh = behaviour[p]
-            if beh == LEAPER_SLIDER:
-                for o in v.leaps[p]:
-                    t = B[sq + o]
-                    if t == 0 or elo < t < ehi:
-                        add((sq, sq + o, p, NORMAL))
-                for d in v.slides[p]:
-                    to = sq + d
-                    t = B[to]
-                    while t == 0:
-                        add((sq, to, p, NORMAL))
-                        to += d
-                        t = B[to]
-                    if elo < t < ehi:
-                        add((sq, to, p, NORMAL))
-            elif beh == PAWN:
-                self._pawn_moves(sq, p, add, elo, ehi)
             else:
-                self._special_moves(sq, p, beh, add, elo, ehi)
+                unit_moves(sq, B[sq], add, elo, ehi)
         if self.castling & (3 << (us * 2)):
             self._castling_moves(add, held)
         return moves
@@ -652,21 +633,33 @@ class Position:
         B = self.board
         return [c for c, d in zip(v.lancer_codes[side], v.facing_steps) if B[to + d] != OFF]
 
-    def _special_moves(self, sq: int, p: int, beh: int, add, elo: int, ehi: int) -> None:
+    def _unit_moves(self, sq: int, p: int, add, elo: int, ehi: int) -> None:
+        """Moves of unit ``p`` on ``sq`` (enemy codes lie strictly between ``elo`` and ``ehi``)."""
         v = self.v
         B = self.board
-        us = self.stm
-        if beh == LANCER:
+        beh = v.behaviour[p]
+        if beh == LEAPER_SLIDER:
+            for o in v.leaps[p]:
+                t = B[sq + o]
+                if t == 0 or elo < t < ehi:
+                    add((sq, sq + o, p, NORMAL))
+            for d in v.slides[p]:
+                to = sq + d
+                t = B[to]
+                while t == 0:
+                    add((sq, to, p, NORMAL))
+                    to += d
+                    t = B[to]
+                if elo < t < ehi:
+                    add((sq, to, p, NORMAL))
+        elif beh == PAWN:
+            self._pawn_moves(sq, p, add, elo, ehi)
+        elif beh == LANCER:
+            us = self.stm
             for to in self._lancer_landings(sq, v.facing_steps[v.facing[p]], us):
                 for c in self._lancer_facings(to, us):
                     add((sq, to, c, NORMAL))
-        elif beh == JAILER:
-            for d in v.slides[p]:
-                to = sq + d
-                while B[to] == 0:
-                    add((sq, to, p, NORMAL))
-                    to += d
-        elif beh == SENTRY_PUSH:
+        else:       # jailer and sentries: slide to empty squares; sentries act on an enemy unit
             for d in v.slides[p]:
                 to = sq + d
                 t = B[to]
@@ -674,17 +667,11 @@ class Position:
                     add((sq, to, p, NORMAL))
                     to += d
                     t = B[to]
-                if elo < t < ehi:
+                if not elo < t < ehi:
+                    continue
+                if beh == SENTRY_PUSH:
                     self._push_moves(sq, p, to, t, add)
-        elif beh == SENTRY_JUMP:
-            for d in v.slides[p]:
-                to = sq + d
-                t = B[to]
-                while t == 0:
-                    add((sq, to, p, NORMAL))
-                    to += d
-                    t = B[to]
-                if elo < t < ehi:
+                elif beh == SENTRY_JUMP:
                     beyond = B[to + d]
                     if beyond == EMPTY:
                         add((sq, to + d, p, JUMP, to))
@@ -756,22 +743,7 @@ class Position:
         own: List[Move] = []
         p = B[sq]
         beh = v.behaviour[p]
-        if beh == LEAPER_SLIDER:
-            for o in v.leaps[p]:
-                t = B[sq + o]
-                if t == 0 or elo < t < ehi:
-                    own.append((sq, sq + o, p, NORMAL))
-            for step in v.slides[p]:
-                to = sq + step
-                t = B[to]
-                while t == 0:
-                    own.append((sq, to, p, NORMAL))
-                    to += step
-                    t = B[to]
-                if elo < t < ehi:
-                    own.append((sq, to, p, NORMAL))
-        else:
-            self._special_moves(sq, p, beh, own.append, elo, ehi)
+        self._unit_moves(sq, p, own.append, elo, ehi)
         if beh == LANCER:                                     # R8.8, P6
             us = self.stm
             current = v.facing[p]
