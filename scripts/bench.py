@@ -18,7 +18,7 @@ import platform
 import subprocess
 import sys
 import time
-from typing import Dict, List, Tuple
+from typing import Dict, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 

@@ -1,5 +1,7 @@
-"""Console entry point. The XBoard protocol loop arrives with the engine issue; for now it reports
-its version and variants."""
+"""xboard-engine: the XBoard/CECP engine for 8-Piece Chess, Full Cavalry, Chess80, chess and Chess960.
+
+Load it in XBoard or WinBoard as a CECP (protocol 2) engine; it reads commands on standard input
+and answers on standard output.  See the README for each variant's XBoard command line."""
 import argparse
 import sys
 from typing import List, Optional
@@ -9,11 +11,29 @@ from .variant import variant_names
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__)
+    parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    parser.parse_args(argv)
-    print(f"xboard-engine {__version__} (variants: {' '.join(variant_names())})")
-    sys.stdout.flush()
+    parser.add_argument("--log", metavar="FILE", help="record the whole dialogue with timestamps")
+    args = parser.parse_args(argv)
+    if args.version:
+        print(f"xboard-engine {__version__} (variants: {' '.join(variant_names())})")
+        return 0
+    from .protocol import Engine
+    log = None
+    if args.log:
+        try:
+            log = open(args.log, "a", encoding="utf-8")
+        except OSError as error:
+            sys.stderr.write(f"xboard-engine: cannot open log file: {error}\n")
+            return 2
+    try:
+        Engine(log=log).run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if log:
+            log.close()
     return 0
 
 

@@ -182,7 +182,7 @@ def _san_body(pos: "Position", m: Move, legal: List[Move]) -> str:
     moved = B[frm]
     letter = _kind_letter(pos, moved)
     if flag == PUSH:
-        uto, uplaced = m[4], m[5]
+        uto = m[4]
         unit = B[to]
         others = [o for o in legal if o[3] == PUSH and o[1] == to and o[4] == uto and o[0] != frm]
         victim = B[uto] if uto != frm else 0

@@ -1047,6 +1047,42 @@ class Position:
             self.units[them].add(to)
         return m
 
+    # ================================================================ evaluation helpers (search)
+    def game_hashes(self) -> List[int]:
+        """Hashes of the positions before each move of the game so far (for repetitions)."""
+        return self._hashes
+
+    def material_and_placement(self) -> int:
+        """Material plus the variant's placement table, White minus Black, in centipawns."""
+        B = self.board
+        table = self.v.piece_square
+        score = 0
+        for sq in self.units[0]:
+            score += table[B[sq]][sq]
+        for sq in self.units[1]:
+            score -= table[B[sq]][sq]
+        return score
+
+    def move_victim_value(self, m: Move) -> int:
+        """Material the move wins at once (captures, promotions, a push's self-capture)."""
+        v = self.v
+        B = self.board
+        flag = m[3]
+        if flag == NORMAL:
+            gain = v.value[B[m[1]]]
+            if m[2] != B[m[0]] and v.is_pawn[B[m[0]]]:
+                gain += v.value[m[2]] - v.value[B[m[0]]]
+            return gain
+        if flag == EP:
+            return v.value[B[m[4]]]
+        if flag == PUSH:
+            return v.value[B[m[4]]] if m[4] != m[0] else 0
+        if flag == JUMP:
+            return v.value[B[m[4]]]
+        if flag == EDGE:
+            return max(1, v.value[B[m[1]]] - v.value[B[m[0]]])
+        return 0
+
     # ================================================================ move text
     def move_text(self, m: Move) -> str:
         """Coordinate (protocol) text of legal move ``m``, e.g. ``e2e4``, ``c1h5,h5h6``."""

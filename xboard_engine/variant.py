@@ -77,6 +77,7 @@ class Variant:
         self._build_geometry()
         self._build_codes(kinds, spec["promotion"].split(), spec.get("castling_partners", "").split())
         self._build_attack_tables()
+        self._build_evaluation()
 
     # ----------------------------------------------------------------- geometry
     def _build_geometry(self) -> None:
@@ -217,6 +218,25 @@ class Variant:
                                            if self.behaviour[c] in (SENTRY_PUSH, SENTRY_JUMP)))
         self.diagonal_steps = [self.step(df, dr) for df, dr in DIAGONAL]
         self.orthogonal_steps = [s, 1, -s, -1]
+
+    def _build_evaluation(self) -> None:
+        """piece_square[code][sq]: material plus a small placement term (centre, pawn advance)."""
+        self.piece_square: List[List[int]] = [[0] * self.size for _ in range(OFF + 1)]
+        for code in range(1, OFF):
+            if self.kind_of[code] is None:
+                continue
+            side = 1 if code > BLACK else 0
+            for sq in self.squares:
+                f, r = self.file_of[sq], self.rank_of[sq]
+                centre = min(f, self.files - 1 - f) + min(r, self.ranks - 1 - r)
+                advance = r if side == 0 else self.ranks - 1 - r
+                if self.is_pawn[code]:
+                    bonus = 8 * max(0, advance - 1) + (4 if 0 < f < self.files - 1 else 0)
+                elif self.is_king[code]:
+                    bonus = -6 * advance
+                else:
+                    bonus = 5 * centre
+                self.piece_square[code][sq] = self.value[code] + bonus
 
     # ----------------------------------------------------------------- setups
     def start_fen_for(self, number: Optional[int] = None, rng: Optional[random.Random] = None) -> str:
