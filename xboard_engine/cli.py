@@ -3,6 +3,7 @@
 Load it in XBoard or WinBoard as a CECP (protocol 2) engine; it reads commands on standard input
 and answers on standard output.  See the README for each variant's XBoard command line."""
 import argparse
+import os
 import sys
 from typing import List, Optional
 
@@ -34,7 +35,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     finally:
         if log:
             log.close()
-    return 0
+    # The stdin reader thread may sit in a blocking read; leave without waiting for it (a normal
+    # interpreter shutdown would abort on the lock that read holds).
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,70 @@
+"""Drive the real engine process (``python -m xboard_engine``) through pexpect in the tests."""
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class EngineProcess:
+    """A running engine with helpers to send lines and wait for answers."""
+
+    def __init__(self, timeout: float = 15, args: Optional[List[str]] = None) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.child = pexpect.spawn(sys.executable, ["-m", "xboard_engine"] + (args or []),
+                                   cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout,
+                                   echo=False)
+        self.child.delaybeforesend = None
+        self._ping = 0
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def expect(self, pattern: str, timeout: Optional[float] = None) -> "re.Match":
+        self.child.expect(pattern, timeout=timeout if timeout is not None else -1)
+        return self.child.match
+
+    def sync(self, timeout: Optional[float] = None) -> str:
+        """Send a ping and return everything the engine wrote before the pong."""
+        self._ping += 1
+        self.send(f"ping {self._ping}")
+        self.child.expect(rf"pong {self._ping}\r?\n", timeout=timeout if timeout is not None else -1)
+        return self.child.before
+
+    def lines(self, text: str) -> List[str]:
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    def fen(self) -> str:
+        self.send("d")
+        return self.expect(r"fen ([^\r\n]+)\r?\nvariant [^\r\n]*\r?\n").group(1)
+
+    def setup(self, variant: str = "normal", fen: Optional[str] = None) -> None:
+        """new, variant, force mode, optional setboard."""
+        self.send("new")
+        if variant != "normal":
+            self.send(f"variant {variant}")
+        self.send("force")
+        if fen:
+            self.send(f"setboard {fen}")
+        self.sync()
+
+    def engine_move(self, timeout: float = 20) -> str:
+        return self.expect(r"(?m)^move (\S+)\r?\n", timeout=timeout).group(1)
+
+    def timed_move(self, timeout: float = 20) -> (str, float):
+        start = time.monotonic()
+        move = self.engine_move(timeout)
+        return move, time.monotonic() - start
+
+    def close(self) -> int:
+        if self.child.isalive():
+            self.send("quit")
+            self.child.expect(pexpect.EOF, timeout=10)
+        self.child.wait()
+        self.child.close()
+        return self.child.exitstatus

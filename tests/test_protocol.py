@@ -1,0 +1,321 @@
+"""Protocol transcripts: every CECP command, driven through the real engine process."""
+import random
+import time
+
+import pytest
+
+from engine_driver import EngineProcess
+from xboard_engine import Position
+from xboard_engine.protocol import HOSTING
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+@pytest.fixture
+def engine():
+    proc = EngineProcess()
+    yield proc
+    proc.close()
+
+
+def test_handshake_features(engine):
+    engine.send("xboard")
+    engine.send("protover 2")
+    engine.expect(r"feature done=0")
+    features = engine.expect(r"feature done=1").string
+    assert "feature done=1" in features
+    out = engine.child.before
+    for word in ("ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "time=1",
+                 "draw=1", "analyze=1", "playother=1", "exclude=1", "memory=1", "smp=1"):
+        assert word in out
+    assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
+    assert 'option="Setup number -spin -1 -1 3839"' in out
+    engine.send("accepted setboard")
+    engine.send("rejected setscore")
+    assert engine.lines(engine.sync()) == []
+
+
+@pytest.mark.parametrize("variant", sorted(HOSTING))
+def test_variant_sends_setup_before_pong(engine, variant):
+    engine.send("new")
+    engine.send(f"variant {variant}")
+    out = engine.lines(engine.sync())
+    table, parent, pieces = HOSTING[variant]
+    assert out[0].startswith(f"setup ({table}) ")
+    size = "10x8" if variant == "chess80" else "8x8"
+    fen = out[0].split(f"{size}+0_{parent} ", 1)[1]
+    assert Position.from_fen(fen, variant).fen() == fen
+    assert out[1:] == pieces
+
+
+@pytest.mark.parametrize("variant", ["normal", "fischerandom"])
+def test_reference_variants_need_no_setup(engine, variant):
+    engine.send("new")
+    engine.send(f"variant {variant}")
+    assert engine.lines(engine.sync()) == []
+
+
+def test_unsupported_variant(engine):
+    engine.send("variant crazyhouse")
+    assert engine.lines(engine.sync()) == ["Error (unsupported variant): crazyhouse"]
+
+
+def test_option_fixes_the_random_setup(engine):
+    engine.send("option Setup number=17")
+    engine.send("new")
+    engine.send("variant 8piece-random")
+    line = engine.lines(engine.sync())[0]
+    assert line.endswith(Position("8piece-random", number=17).fen())
+    engine.send("option Setup number=5000")
+    engine.send("option Nonsense=1")
+    assert engine.lines(engine.sync()) == ["Error (bad option value): Setup number=5000",
+                                           "Error (unknown option): Nonsense"]
+
+
+def test_random_setup_without_option(engine):
+    fens = set()
+    for _ in range(3):
+        engine.send("new")
+        engine.send("variant 8piece-random")
+        fens.add(engine.lines(engine.sync())[0].split()[-6])
+    assert len(fens) >= 2
+
+
+def test_usermove_force_undo_remove(engine):
+    engine.setup()
+    engine.send("usermove e2e4")
+    engine.send("usermove e7e5")
+    engine.send("usermove g1f3")
+    assert engine.fen() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    engine.send("undo")
+    assert engine.fen() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    engine.send("remove")
+    assert engine.fen() == START
+    engine.send("undo")
+    assert engine.lines(engine.sync()) == ["Error (nothing to undo): undo"]
+
+
+def test_bare_move_without_usermove_prefix(engine):
+    engine.setup()
+    engine.send("e2e4")
+    assert engine.fen().startswith("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
+
+
+@pytest.mark.parametrize("text", ["e2e5", "e7e5", "z9z9", "e2", "O-O", "@@@@", "e2e4q", "e1j1,j1i1"])
+def test_illegal_move_keeps_position(engine, text):
+    engine.setup()
+    engine.send(f"usermove {text}")
+    assert engine.lines(engine.sync()) == [f"Illegal move: {text}"]
+    assert engine.fen() == START
+
+
+def test_setboard_valid_and_invalid(engine):
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    engine.setup(fen=fen)
+    assert engine.fen() == fen
+    engine.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - x 1")
+    engine.send("setboard this is not a fen")
+    engine.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1")
+    assert engine.lines(engine.sync()) == ["tellusererror Illegal position"] * 3
+    assert engine.fen() == fen
+
+
+def test_setboard_restores_rights_xboard_drops(engine):
+    engine.send("new")
+    engine.send("variant fullcavalry")
+    engine.send("force")
+    engine.send("setboard enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/ENBQKBNM w - - 0 1")
+    assert engine.fen() == "enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/ENBQKBNM w KQkq - 0 1"
+    engine.send("new")
+    engine.send("variant 8piece")
+    engine.send("force")
+    engine.send("setboard jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w Kk - 0 1")
+    assert engine.fen().split()[2] == "KQkq"
+    engine.send("setboard jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w Kk - 0 5")
+    assert engine.fen().split()[2] == "Kk"          # not a start position: rights as given
+
+
+def test_unknown_command(engine):
+    engine.send("frobnicate now")
+    assert engine.lines(engine.sync()) == ["Error (unknown command): frobnicate"]
+
+
+def test_go_plays_a_legal_move_and_playother(engine):
+    engine.setup()
+    engine.send("sd 2")
+    engine.send("go")
+    move = engine.engine_move()
+    pos = Position()
+    pos.push(pos.parse_move(move))
+    engine.send("force")
+    engine.send("playother")        # engine plays the side not to move (White); Black to move
+    engine.send("usermove e7e5")
+    second = engine.engine_move()
+    pos.push_text("e7e5")
+    pos.push(pos.parse_move(second))
+    engine.send("force")
+    assert engine.fen() == pos.fen()
+
+
+def test_white_black_legacy_commands(engine):
+    engine.setup()
+    engine.send("black")            # Black to move, engine plays White
+    assert engine.fen().split()[1] == "b"
+    engine.send("white")
+    assert engine.fen().split()[1] == "w"
+
+
+def test_st_one_second(engine):
+    engine.setup()
+    engine.send("st 1")
+    engine.send("go")
+    move, seconds = engine.timed_move()
+    assert seconds < 1.6
+    Position().parse_move(move)
+
+
+def test_level_two_seconds_game_clock(engine):
+    """level 0 0:02 0: a whole game's worth of moves within the two seconds."""
+    engine.setup()
+    engine.send("level 0 0:02 0")
+    pos = Position()
+    left = 200
+    engine.send("playother")        # engine is Black
+    rng = random.Random(3)
+    for _ in range(12):
+        legal = pos.legal_moves()
+        if not legal or pos.outcome():
+            break
+        mine = rng.choice(legal)
+        engine.send(f"time {left}")
+        engine.send("otim 200")
+        engine.send(f"usermove {pos.move_text(mine)}")
+        pos.push(mine)
+        move, seconds = engine.timed_move(timeout=5)
+        pos.push(pos.parse_move(move))
+        left -= int(seconds * 100) + 1
+        assert left > 0, "engine lost on time"
+        if pos.outcome():
+            break
+
+
+def test_ping_answered_while_thinking_and_question_mark(engine):
+    engine.setup()
+    engine.send("st 30")
+    engine.send("go")
+    time.sleep(0.5)
+    start = time.monotonic()
+    before = engine.sync(timeout=2)
+    assert time.monotonic() - start < 1.0
+    assert "move " not in before
+    start = time.monotonic()
+    engine.send("?")
+    engine.engine_move(timeout=3)
+    assert time.monotonic() - start < 2.0
+
+
+def test_post_and_nopost(engine):
+    engine.setup()
+    engine.send("post")
+    engine.send("sd 3")
+    engine.send("go")
+    engine.expect(r"(?m)^1 -?\d+ \d+ \d+ \S+")
+    engine.engine_move()
+    engine.send("force")
+    engine.send("nopost")
+    engine.send("go")
+    engine.engine_move()
+    assert not [l for l in engine.lines(engine.child.before) if l[0].isdigit()]
+
+
+def test_analyze_mode(engine):
+    engine.setup()
+    engine.send("post")
+    engine.send("analyze")
+    engine.expect(r"(?m)^\d+ -?\d+ \d+ \d+ \S+")
+    engine.send(".")
+    engine.expect(r"stat01: \d+ \d+ \d+ 0 20 \S+")
+    engine.send("exclude all")
+    engine.send("include e2e4")
+    engine.send(".")
+    engine.expect(r"stat01: \d+ \d+ \d+ 0 1 ")
+    engine.expect(r"(?m)^\d+ -?\d+ \d+ \d+ e4")
+    engine.send("include all")
+    engine.send("usermove e2e4")        # analysis goes on in the new position
+    engine.send(".")
+    engine.expect(r"stat01: \d+ \d+ \d+ 0 20 ")
+    engine.send("undo")
+    engine.send("exit")
+    engine.sync()
+    assert engine.fen() == START
+    time.sleep(0.3)
+    engine.send(".")                    # outside analyze: ignored
+    assert not engine.lines(engine.sync())
+
+
+def test_hint_bk_draw_result_and_settings(engine):
+    engine.setup()
+    for line in ("name Opponent", "rating 2000 1800", "computer", "memory 64", "cores 2", "random",
+                 "option Clear Hash", "easy", "hard", "easy", "draw"):
+        engine.send(line)
+    assert engine.lines(engine.sync()) == []
+    engine.send("hint")
+    engine.expect(r"Hint: [a-h][1-8][a-h][1-8]")
+    engine.send("bk")
+    engine.expect("\tNo book moves")
+    engine.send("result 1/2-1/2 {agreed}")
+    assert engine.lines(engine.sync()) == []
+
+
+def test_perft_and_board_display(engine):
+    engine.setup("chess80")
+    engine.send("perft 2")
+    engine.expect(r"perft 2 nodes 900 ")
+    engine.send("board")
+    engine.expect(r" 1 R N B D K Q D B N R")
+    engine.expect(r"   a b c d e f g h i j")
+
+
+def test_claims_mate_after_users_move(engine):
+    engine.setup(fen="7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    engine.send("playother")            # engine plays Black; White (the user) mates
+    engine.send("usermove a1a8")
+    engine.expect(r"1-0 \{White mates\}")
+
+
+def test_claims_draw_by_repetition(engine):
+    engine.setup(fen="4k3/8/8/8/8/8/8/4K2R w - - 0 1")
+    moves = ["h1h2", "e8d8", "h2h1", "d8e8", "h1h2", "e8d8", "h2h1"]
+    for move in moves:
+        engine.send(f"usermove {move}")
+    engine.send("playother")            # engine plays White; the user (Black) repeats a third time
+    engine.send("usermove d8e8")
+    engine.expect(r"1/2-1/2 \{Draw by repetition\}")
+
+
+def test_claims_mate_after_engine_move(engine):
+    engine.setup(fen="7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    engine.send("sd 2")
+    engine.send("go")
+    assert engine.engine_move() == "a1a8"
+    engine.expect(r"1-0 \{White mates\}")
+
+
+def test_claims_stalemate_after_users_move(engine):
+    engine.setup(fen="7k/8/6K1/8/8/8/8/5Q2 w - - 0 1")
+    engine.send("playother")
+    engine.send("usermove f1f7")
+    engine.expect(r"1/2-1/2 \{Stalemate\}")
+
+
+def test_quit_exits_cleanly():
+    proc = EngineProcess()
+    assert proc.close() == 0
+
+
+def test_end_of_input_exits_cleanly():
+    proc = EngineProcess()
+    proc.child.sendeof()
+    proc.child.expect(__import__("pexpect").EOF, timeout=10)
+    proc.child.close()
+    assert proc.child.exitstatus == 0
