@@ -14,9 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 class EngineProcess:
     """A running engine with helpers to send lines and wait for answers."""
 
-    def __init__(self, timeout: float = 15, args: Optional[List[str]] = None) -> None:
+    def __init__(self, timeout: float = 15, args: Optional[List[str]] = None,
+                 python: str = sys.executable) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.child = pexpect.spawn(sys.executable, ["-m", "xboard_engine"] + (args or []),
+        self.child = pexpect.spawn(python, ["-m", "xboard_engine"] + (args or []),
                                    cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout,
                                    echo=False)
         self.child.delaybeforesend = None

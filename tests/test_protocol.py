@@ -323,13 +323,16 @@ def test_end_of_input_exits_cleanly():
 
 @pytest.mark.skipif(__import__("shutil").which("pypy3") is None, reason="pypy3 not installed (CI installs it)")
 def test_engine_runs_under_pypy():
-    import subprocess
-    from engine_driver import ROOT
-    script = "xboard\nprotover 2\nnew\nvariant 8piece\nsd 2\ngo\nping 1\n"
-    done = subprocess.run(["pypy3", "-m", "xboard_engine"], input=script, capture_output=True, text=True,
-                          timeout=60, cwd=str(ROOT))
-    assert done.returncode == 0, done.stderr
-    assert "feature done=1" in done.stdout
-    assert "setup (PNBRQCDEFGHMOSJKpnbrqcdefghmosjk) 8x8+0_lion" in done.stdout
-    move = [l for l in done.stdout.splitlines() if l.startswith("move ")][0].split()[1]
-    Position("8piece").parse_move(move)
+    proc = EngineProcess(python="pypy3")
+    try:
+        proc.send("xboard")
+        proc.send("protover 2")
+        proc.expect("feature done=1")
+        proc.send("new")
+        proc.send("variant 8piece")
+        proc.expect(r"setup \(PNBRQCDEFGHMOSJKpnbrqcdefghmosjk\) 8x8\+0_lion")
+        proc.send("sd 2")
+        proc.send("go")
+        Position("8piece").parse_move(proc.engine_move())
+    finally:
+        assert proc.close() == 0
