@@ -151,7 +151,7 @@ class Searcher:
 
     def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 255 == 0:
             self._check_limits()
         key = pos.hash
         if key in self._seen or pos.halfmove >= 100:
@@ -208,7 +208,7 @@ class Searcher:
 
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 255 == 0:
             self._check_limits()
         in_check = qply < 2 and pos.is_check()
         moves = pos.legal_moves()
