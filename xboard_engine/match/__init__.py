@@ -1,0 +1,15 @@
+"""Tournament runner and referee: matches, gauntlets and round-robins of XBoard and UCI engines.
+
+>>> from xboard_engine.match import EngineConfig, TimeControl, play_game   # doctest: +SKIP
+>>> ours = EngineConfig("ours", "xboard-engine")                          # doctest: +SKIP
+>>> game = play_game(ours, ours._replace(name="ours-2"), "chess80", TimeControl.parse("10+0.1"))  # doctest: +SKIP
+"""
+from .engines import EngineConfig, EngineFailure
+from .pgn import game_to_pgn, read_games, replay
+from .referee import Adjudication, GameRecord, TimeControl, play_game
+from .stats import Score, Sprt
+from .tournament import MatchResult, Opening, Tournament, run_match
+
+__all__ = ["EngineConfig", "EngineFailure", "Adjudication", "GameRecord", "TimeControl", "play_game",
+           "Score", "Sprt", "MatchResult", "Opening", "Tournament", "run_match", "game_to_pgn",
+           "read_games", "replay"]

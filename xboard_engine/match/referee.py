@@ -1,0 +1,328 @@
+"""The referee: plays one game between two engine processes and certifies its result.
+
+Every move is checked by the rules core; clocks are measured here.  An illegal move, a crash, a stall
+or a time loss ends the game with the right result and a PGN ``Termination`` tag.
+"""
+import datetime
+import re
+import time
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..errors import RulesError
+from ..position import Position
+from .engines import Engine, EngineConfig, EngineFailure, UciEngine, XBoardEngine, start_engine
+
+_TC = re.compile(r"^(?:(\d+)/)?(\d+(?::\d+(?:\.\d+)?)?(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
+
+
+class TimeControl(NamedTuple):
+    """cutechess-cli's time controls: ``moves/base+inc`` (seconds; base may be ``m:ss``), ``st``
+    seconds per move, ``nodes`` or ``depth`` limits, or ``inf``."""
+    moves: int = 0
+    base: float = 0.0
+    inc: float = 0.0
+    st: Optional[float] = None
+    nodes: Optional[int] = None
+    depth: Optional[int] = None
+    infinite: bool = False
+    margin: float = 0.2           # seconds an engine may overrun before it forfeits
+
+    @classmethod
+    def parse(cls, tc: Optional[str] = None, st: Optional[str] = None, nodes: Optional[str] = None,
+              depth: Optional[str] = None, margin: Optional[str] = None) -> "TimeControl":
+        """Raises ValueError with a message naming the bad value."""
+        fields: Dict[str, object] = {}
+        if tc is not None:
+            if tc == "inf":
+                fields["infinite"] = True
+            else:
+                m = _TC.match(tc)
+                if not m:
+                    raise ValueError(f"bad time control {tc!r} (want e.g. 40/60+0.5, 10+0.1, 0:30, inf)")
+                base = m.group(2)
+                if ":" in base:
+                    minutes, seconds = base.split(":")
+                    base_s = int(minutes) * 60 + float(seconds)
+                else:
+                    base_s = float(base)
+                fields.update(moves=int(m.group(1) or 0), base=base_s, inc=float(m.group(3) or 0))
+        try:
+            if st is not None:
+                fields["st"] = float(st)
+                if fields["st"] <= 0:
+                    raise ValueError
+            if nodes is not None:
+                fields["nodes"] = int(nodes)
+            if depth is not None:
+                fields["depth"] = int(depth)
+            if margin is not None:
+                fields["margin"] = float(margin)
+        except ValueError:
+            raise ValueError(f"bad time control value: st={st} nodes={nodes} depth={depth} "
+                             f"timemargin={margin}") from None
+        if tc is None and st is None and nodes is None and depth is None:
+            raise ValueError("no time control: give tc=, st=, nodes= or depth=")
+        return cls(**fields)  # type: ignore[arg-type]
+
+    def pgn(self) -> str:
+        if self.st is not None:
+            return f"{self.st:g}/move"
+        if self.infinite or (self.base == 0 and self.inc == 0):
+            return "-"
+        text = f"{self.base:g}" + (f"+{self.inc:g}" if self.inc else "")
+        return f"{self.moves}/{text}" if self.moves else text
+
+    def xboard_commands(self) -> List[str]:
+        if self.st is not None:
+            out = [f"st {max(1, round(self.st))}" if self.st >= 1 else "st 1"]
+        elif self.infinite or (self.base == 0 and self.inc == 0):
+            out = ["level 0 9999 0"]
+        else:
+            minutes, seconds = divmod(self.base, 60)
+            base = f"{int(minutes)}:{seconds:02.0f}" if seconds else f"{int(minutes)}"
+            out = [f"level {self.moves} {base} {self.inc:g}"]
+        if self.depth:
+            out.append(f"sd {self.depth}")
+        if self.nodes:
+            out.append(f"nps {self.nodes}")
+        return out
+
+    def budget(self, remaining: float) -> float:
+        """Seconds the engine may use for this move before it forfeits."""
+        if self.st is not None:
+            return self.st + self.margin
+        if self.infinite or (self.base == 0 and self.inc == 0):
+            return 3600.0
+        return remaining + self.margin
+
+
+class Adjudication(NamedTuple):
+    """cutechess-cli's ``-draw`` and ``-resign`` rules and ``-maxmoves``."""
+    draw_movenumber: Optional[int] = None
+    draw_movecount: int = 0
+    draw_score: int = 0
+    resign_movecount: Optional[int] = None
+    resign_score: int = 0
+    resign_twosided: bool = False
+    maxmoves: Optional[int] = None
+
+
+class GameRecord(NamedTuple):
+    white: str
+    black: str
+    variant: str
+    start_fen: Optional[str]          # None: the variant's standard start
+    moves: List[str]                  # coordinate texts
+    sans: List[str]
+    result: str                       # 1-0 0-1 1/2-1/2 *
+    termination: str                  # PGN Termination tag value
+    reason: str                       # human-readable, e.g. "White mates"
+    time_control: str
+    event: str = "?"
+    round: str = "1"
+    date: str = ""
+    opening_plies: int = 0
+    move_seconds: Tuple[float, ...] = ()
+    engine_failure: Optional[str] = None      # "crash" / "stall" when an engine died: for -recover
+
+
+def play_game(white: EngineConfig, black: EngineConfig, variant: str, tc: TimeControl,
+              tc_black: Optional[TimeControl] = None, start_fen: Optional[str] = None,
+              opening: Sequence[str] = (), adjudication: Adjudication = Adjudication(),
+              event: str = "?", round_label: str = "1") -> GameRecord:
+    """Play one game and return its record; never raises for engine misbehaviour."""
+    referee = _Game(white, black, variant, tc, tc_black or tc, start_fen, opening, adjudication)
+    return referee.run(event, round_label)
+
+
+class _Game:
+    def __init__(self, white: EngineConfig, black: EngineConfig, variant: str, tc: TimeControl,
+                 tc_black: TimeControl, start_fen: Optional[str], opening: Sequence[str],
+                 adjudication: Adjudication) -> None:
+        self.configs = (white, black)
+        self.variant = variant
+        self.tcs = (tc, tc_black)
+        self.adjudication = adjudication
+        self.pos = Position.from_fen(start_fen, variant) if start_fen else Position(variant)
+        self.start_fen = start_fen
+        self.moves: List[str] = []
+        self.sans: List[str] = []
+        for text in opening:
+            move = self.pos.push_text(text)
+            self.pos.pop()
+            self.sans.append(self.pos.san(move))
+            self.moves.append(self.pos.move_text(move))
+            self.pos.push(move)
+        self.opening_plies = len(self.moves)
+        self.engines: List[Optional[Engine]] = [None, None]
+        self.scores: List[List[int]] = [[], []]
+        self.seconds: List[float] = []
+        self.failure: Optional[str] = None
+
+    def run(self, event: str, round_label: str) -> GameRecord:
+        try:
+            result, termination, reason = self._play()
+        finally:
+            for engine in self.engines:
+                if engine is not None:
+                    engine.quit()
+        names = [c.name for c in self.configs]
+        standard = self.start_fen is None and self.pos.v.setup == "fixed"
+        start = None if standard else (self.start_fen or self._start_position_fen())
+        return GameRecord(names[0], names[1], self.variant, start, self.moves, self.sans, result,
+                          termination, reason, self.tcs[0].pgn(), event, round_label,
+                          datetime.date.today().strftime("%Y.%m.%d"), self.opening_plies,
+                          tuple(self.seconds), self.failure)
+
+    def _start_position_fen(self) -> str:
+        pos = self.pos.copy()
+        while pos._stack:
+            pos.pop()
+        return pos.fen()
+
+    def _play(self) -> Tuple[str, str, str]:
+        colours = ("White", "Black")
+        start_fen = self._start_position_fen()
+        level = self.tcs
+        for side in (0, 1):
+            try:
+                engine = start_engine(self.configs[side])
+                self.engines[side] = engine
+                fen = None if self._is_standard_start(start_fen) else start_fen
+                moves = self.moves if isinstance(engine, XBoardEngine) else []
+                engine.new_game(self.variant, fen, moves, level[side].xboard_commands())
+            except EngineFailure as failure:
+                return self._forfeit(side, failure)
+        clocks = [self.tcs[0].base, self.tcs[1].base]
+        moves_played = [0, 0]
+        last_move: Optional[str] = None
+        while True:
+            outcome = self.pos.outcome()
+            if outcome is not None:
+                return outcome.result, "normal", _reason(outcome)
+            adjudicated = self._adjudicate()
+            if adjudicated:
+                return adjudicated
+            side = self.pos.stm
+            engine = self.engines[side]
+            assert engine is not None
+            tc = self.tcs[side]
+            budget = tc.budget(clocks[side])
+            started = time.monotonic()
+            try:
+                if isinstance(engine, UciEngine):
+                    reply = engine.play_uci(self._uci_moves(), self._uci_go(side, clocks, moves_played),
+                                            started + budget)
+                else:
+                    reply = engine.play(last_move, clocks[side], clocks[1 - side], started + budget)
+            except EngineFailure as failure:
+                if failure.kind == "stall":
+                    return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
+                return self._forfeit(side, failure)
+            elapsed = time.monotonic() - started
+            self.seconds.append(round(elapsed, 3))
+            if tc.st is None and not tc.infinite and (tc.base or tc.inc):
+                clocks[side] -= elapsed
+                if clocks[side] < -tc.margin:
+                    return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
+                moves_played[side] += 1
+                clocks[side] += tc.inc
+                if tc.moves and moves_played[side] % tc.moves == 0:
+                    clocks[side] += tc.base
+            elif tc.st is not None and elapsed > tc.st + tc.margin:
+                return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
+            if reply.kind == "resign":
+                return self._loss(side, "normal", f"{colours[side]} resigns")
+            if reply.kind != "move":
+                if reply.kind == "claim":
+                    return self._loss(side, "rules infraction",
+                                      f"{colours[side]} makes an invalid result claim: {reply.text[:60]}")
+                return self._loss(side, "rules infraction", f"{colours[side]} protocol error: {reply.text[:60]}")
+            try:
+                move = self.pos.parse_move(reply.text)
+            except RulesError:
+                return self._loss(side, "rules infraction", f"{colours[side]} makes an illegal move: {reply.text[:40]}")
+            self.sans.append(self.pos.san(move))
+            text = self.pos.move_text(move)
+            self.moves.append(text)
+            self.pos.push(move)
+            self.scores[side].append(getattr(engine, "last_score", 0))
+            last_move = text
+
+    def _is_standard_start(self, fen: str) -> bool:
+        return self.pos.v.setup == "fixed" and fen == self.pos.v.start_fen and not self.start_fen
+
+    def _uci_moves(self) -> List[str]:
+        """The game's moves in UCI text (Chess960 castles as king takes rook)."""
+        pos = Position.from_fen(self._start_position_fen(), self.variant)
+        out = []
+        for text in self.moves:
+            move = pos.parse_move(text)
+            if move[3] == 3:
+                v = pos.v
+                target = move[4] if self.variant == "fischerandom" else move[1]
+                out.append(v.names[move[0]] + v.names[target])
+            else:
+                out.append(text)
+            pos.push(move)
+        return out
+
+    def _uci_go(self, side: int, clocks: List[float], moves_played: List[int]) -> str:
+        tc = self.tcs[side]
+        if tc.st is not None:
+            return f"go movetime {int(tc.st * 1000)}"
+        parts = ["go"]
+        if tc.depth:
+            parts.append(f"depth {tc.depth}")
+        if tc.nodes:
+            parts.append(f"nodes {tc.nodes}")
+        if not tc.infinite and (tc.base or tc.inc):
+            parts += [f"wtime {max(1, int(clocks[0] * 1000))}", f"btime {max(1, int(clocks[1] * 1000))}",
+                      f"winc {int(self.tcs[0].inc * 1000)}", f"binc {int(self.tcs[1].inc * 1000)}"]
+            if tc.moves:
+                parts.append(f"movestogo {tc.moves - moves_played[side] % tc.moves}")
+        elif len(parts) == 1:
+            parts.append("infinite" if tc.infinite else "depth 1")
+        return " ".join(parts)
+
+    def _adjudicate(self) -> Optional[Tuple[str, str, str]]:
+        rules = self.adjudication
+        plies = len(self.moves)
+        if rules.maxmoves is not None and plies >= 2 * rules.maxmoves:
+            return "1/2-1/2", "adjudication", "Draw by maximum game length"
+        white, black = self.scores
+        if rules.draw_movenumber is not None and rules.draw_movecount > 0 \
+                and plies // 2 >= rules.draw_movenumber and len(white) >= rules.draw_movecount \
+                and len(black) >= rules.draw_movecount \
+                and all(abs(s) <= rules.draw_score for s in white[-rules.draw_movecount:] + black[-rules.draw_movecount:]):
+            return "1/2-1/2", "adjudication", "Draw by adjudication"
+        if rules.resign_movecount:
+            n = rules.resign_movecount
+            for side, colour in ((0, "White"), (1, "Black")):
+                mine, theirs = self.scores[side], self.scores[1 - side]
+                losing = len(mine) >= n and all(s <= -rules.resign_score for s in mine[-n:])
+                if losing and rules.resign_twosided:
+                    losing = len(theirs) >= n and all(s >= rules.resign_score for s in theirs[-n:])
+                if losing:
+                    return self._loss(side, "adjudication", f"{colour} resigns (adjudication)")
+        return None
+
+    def _loss(self, side: int, termination: str, reason: str) -> Tuple[str, str, str]:
+        return ("0-1" if side == 0 else "1-0"), termination, reason
+
+    def _forfeit(self, side: int, failure: EngineFailure) -> Tuple[str, str, str]:
+        colour = ("White", "Black")[side]
+        self.failure = failure.kind
+        if failure.kind == "crash":
+            return self._loss(side, "abandoned", f"{colour} disconnects: {failure}")
+        if failure.kind == "stall":
+            return self._loss(side, "stalled connection", f"{colour}'s connection stalls: {failure}")
+        return self._loss(side, "abandoned", f"{colour}: {failure}")
+
+
+def _reason(outcome) -> str:
+    if outcome.termination == "checkmate":
+        return f"{'White' if outcome.winner == 'w' else 'Black'} mates"
+    return {"stalemate": "Draw by stalemate", "threefold_repetition": "Draw by 3-fold repetition",
+            "fifty_moves": "Draw by fifty moves rule", "insufficient_material": "Draw by insufficient mating material"
+            }[outcome.termination]
