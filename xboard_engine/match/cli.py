@@ -46,7 +46,7 @@ def parse_arguments(argv: List[str]) -> Tuple[List[Dict[str, str]], Dict[str, st
             raise UsageError(f"unknown option {word!r}")
         values = []
         i += 1
-        while i < len(argv) and argv[i] not in OPTIONS and argv[i] not in FLAGS:
+        while i < len(argv) and not _is_option(argv[i]):
             values.append(argv[i])
             i += 1
         if word in ("-engine", "-each"):
@@ -60,6 +60,11 @@ def parse_arguments(argv: List[str]) -> Tuple[List[Dict[str, str]], Dict[str, st
                 raise UsageError(f"option {word} given twice")
             options[word] = values
     return engines, each, options
+
+
+def _is_option(word: str) -> bool:
+    """Option names start with '-' (negative numbers are values)."""
+    return word.startswith("-") and not word[1:2].isdigit()
 
 
 def _key_values(option: str, values: List[str]) -> Dict[str, str]:

@@ -1,0 +1,176 @@
+"""Tournaments through the real command line and the Python API: PGN output replayed through the
+rules core, gauntlets, openings, resume after a kill, a Dask cluster, bad options."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from xboard_engine.match import EngineConfig, TimeControl, Tournament, read_games, replay, run_match
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = f"{sys.executable} -m xboard_engine"
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def _match(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "xboard_engine.match", *args], capture_output=True,
+                          text=True, timeout=timeout, env=ENV, cwd=str(ROOT))
+
+
+def _games(path):
+    with open(path, encoding="utf-8") as handle:
+        return list(read_games(handle))
+
+
+def _check_replay(game):
+    pos = replay(game)          # every move legal
+    outcome = pos.outcome()
+    if game.tags["Termination"] == "normal" and outcome is not None:
+        assert outcome.result == game.result
+    return pos
+
+
+def test_chess80_match_with_concurrency_writes_replayable_pgn(tmp_path):
+    pgn = tmp_path / "chess80.pgn"
+    done = _match("-engine", "name=first", f"cmd={ENGINE}", "-engine", "name=second", f"cmd={ENGINE}",
+                  "-each", "tc=10+0.1", "depth=2", "-variant", "chess80", "-games", "4", "-repeat",
+                  "-concurrency", "2", "-maxmoves", "80", "-pgnout", str(pgn), "-event", "CI match")
+    assert done.returncode == 0, done.stderr
+    assert "Finished match" in done.stdout
+    assert "Score of first vs second: Score " in done.stdout
+    games = _games(pgn)
+    assert len(games) == 4
+    assert sorted(g.tags["Round"] for g in games) == ["1.1", "1.2", "1.3", "1.4"]
+    for game in games:
+        assert game.tags["Variant"] == "chess80"
+        assert game.tags["Event"] == "CI match"
+        assert game.tags["TimeControl"] == "10+0.1"
+        _check_replay(game)
+    colours = {(g.tags["White"], g.tags["Black"]) for g in games}
+    assert colours == {("first", "second"), ("second", "first")}
+
+
+def test_gauntlet_of_three_engines_random_setups(tmp_path):
+    pgn = tmp_path / "gauntlet.pgn"
+    done = _match("-engine", "name=hero", f"cmd={ENGINE}", "-engine", "name=v1", f"cmd={ENGINE}",
+                  "-engine", "name=v2", f"cmd={ENGINE}", "-each", "depth=1", "tc=20+0.1",
+                  "-variant", "8piece-random", "-tournament", "gauntlet", "-games", "2", "-repeat",
+                  "-maxmoves", "40", "-concurrency", "2", "-seed", "5", "-pgnout", str(pgn))
+    assert done.returncode == 0, done.stderr
+    games = _games(pgn)
+    assert len(games) == 4
+    assert all("hero" in (g.tags["White"], g.tags["Black"]) for g in games)
+    assert {g.tags["Black"] if g.tags["White"] == "hero" else g.tags["White"] for g in games} == {"v1", "v2"}
+    for game in games:
+        assert game.tags["SetUp"] == "1"
+        _check_replay(game)
+    # the two games of an encounter share the setup, colours reversed
+    by_pair = {}
+    for game in games:
+        by_pair.setdefault(frozenset((game.tags["White"], game.tags["Black"])), set()).add(game.tags["FEN"])
+    assert all(len(fens) == 1 for fens in by_pair.values())
+    assert "Rank Name" in done.stdout
+
+
+def test_openings_epd_and_pgn(tmp_path):
+    epd = tmp_path / "o.epd"
+    epd.write_text("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n")
+    openings_pgn = tmp_path / "o.pgn"
+    openings_pgn.write_text('[Event "x"]\n\n1. d4 d5 2. c4 *\n')
+    for spec, fen_start in ((f"file={epd}", "rnbqkbnr/pppp1ppp/8/4p3/4P3"), (f"file={openings_pgn}", None)):
+        pgn = tmp_path / "out.pgn"
+        if pgn.exists():
+            pgn.unlink()
+        done = _match("-engine", "name=a", f"cmd={ENGINE}", "-engine", "name=b", f"cmd={ENGINE}",
+                      "-each", "depth=1", "tc=20", "-openings", spec, "-games", "2", "-repeat",
+                      "-maxmoves", "20", "-pgnout", str(pgn))
+        assert done.returncode == 0, done.stderr
+        games = _games(pgn)
+        assert len(games) == 2
+        for game in games:
+            if fen_start:
+                assert game.tags["FEN"].startswith(fen_start)
+            else:
+                assert game.moves[:3] == ["d4", "d5", "c4"]
+            _check_replay(game)
+
+
+def test_resume_after_kill_loses_and_duplicates_nothing(tmp_path):
+    pgn = tmp_path / "resume.pgn"
+    args = ["-engine", "name=a", f"cmd={ENGINE}", "-engine", "name=b", f"cmd={ENGINE}", "-each", "depth=1",
+            "tc=30", "-games", "6", "-repeat", "-maxmoves", "30", "-pgnout", str(pgn), "-variant", "fullcavalry"]
+    proc = subprocess.Popen([sys.executable, "-m", "xboard_engine.match", *args], env=ENV, cwd=str(ROOT),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if pgn.exists() and len(_games(pgn)) >= 2:
+            break
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    played = len(_games(pgn))
+    assert 2 <= played < 6
+    done = _match(*args, "-resume")
+    assert done.returncode == 0, done.stderr
+    assert f"Resuming: {played} games already played, {6 - played} to go" in done.stdout
+    games = _games(pgn)
+    rounds = [g.tags["Round"] for g in games]
+    assert sorted(rounds) == [f"1.{i}" for i in range(1, 7)]
+    for game in games:
+        _check_replay(game)
+
+
+def test_python_api_run_match():
+    ours = EngineConfig("ours", ENGINE)
+    result = run_match([ours, ours._replace(name="ours-2")], "8piece-2019",
+                       TimeControl.parse("20+0.1", depth="1"), games=2, repeat=True,
+                       adjudication=__import__("xboard_engine.match", fromlist=["Adjudication"]).Adjudication(maxmoves=25),
+                       out=open(os.devnull, "w"))
+    assert len(result.games) == 2
+    score = result.scores[("ours", "ours-2")]
+    assert score.games == 2
+    for record in result.games:
+        assert record.variant == "8piece-2019"
+        assert len(record.moves) == len(record.sans) > 0
+
+
+def test_dask_local_cluster(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        pgn = tmp_path / "dask.pgn"
+        ours = EngineConfig("ours", ENGINE)
+        tournament = Tournament([ours, ours._replace(name="ours-2")], "8piece",
+                                [TimeControl.parse("20+0.1", depth="1")] * 2, games=4, repeat=True,
+                                concurrency=2, pgnout=str(pgn), cluster=cluster.scheduler_address,
+                                adjudication=__import__("xboard_engine.match", fromlist=["Adjudication"]).Adjudication(maxmoves=20),
+                                out=open(os.devnull, "w"))
+        result = tournament.run()
+    assert len(result.games) == 4
+    games = _games(pgn)
+    assert len(games) == 4
+    for game in games:
+        assert game.tags["Variant"] == "8piece"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-engine", "cmd=x"], "give at least two -engine options"),
+    (["-engine", "cmd=x", "-engine", "cmd=y", "-bogus"], "unknown option '-bogus'"),
+    (["-engine", "cmd=x", "-engine", "name=b", "cmd=y", "-variant", "shogi", "-each", "tc=1"], "unknown variant 'shogi'"),
+    (["-engine", "cmd=x", "-engine", "name=b", "cmd=y", "-each", "tc=4O/6"], "bad time control '4O/6'"),
+    (["-engine", "cmd=x", "-engine", "name=b", "cmd=y"], "no time control"),
+    (["-engine", "cmd=x", "-engine", "name=b", "cmd=y", "-each", "tc=1", "-games", "zero"], "-games needs a whole number"),
+    (["-engine", "name=a", "cmd=x", "-engine", "name=a", "cmd=y", "-each", "tc=1"], "engine names must differ"),
+    (["-engine", "cmd=x", "-engine", "name=b", "cmd=y", "-each", "tc=1", "-openings", "file=/nonexistent.epd"], "cannot read openings file"),
+    (["-engine", "cmd=x", "-engine", "name=b", "cmd=y", "-each", "tc=1", "-sprt", "elo0=5"], "-sprt needs"),
+])
+def test_bad_options_one_line_status_2(args, message):
+    done = _match(*args)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("xboard-match: error: ")
+    assert message in lines[0]
