@@ -174,3 +174,31 @@ def test_bad_options_one_line_status_2(args, message):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("xboard-match: error: ")
     assert message in lines[0]
+
+
+def _scripted_game(white, black, variant, tc, **kw):
+    """A stand-in for play_game: the first engine scores W W W D L W W W D L ... (70%)."""
+    from xboard_engine.match import GameRecord
+    number = int(kw["round_label"].split(".")[1])
+    first_result = "WWWDL"[(number - 1) % 5]
+    first_is_white = white.name == "first"
+    result = {"W": "1-0" if first_is_white else "0-1", "L": "0-1" if first_is_white else "1-0",
+              "D": "1/2-1/2"}[first_result]
+    return GameRecord(white.name, black.name, variant, None, [], [], result, "normal", "scripted", "-",
+                      round=kw["round_label"])
+
+
+def test_sprt_stops_the_match(monkeypatch):
+    from xboard_engine.match import Sprt
+    from xboard_engine.match import tournament as module
+    monkeypatch.setattr(module, "play_game", _scripted_game)
+    engines = [EngineConfig("first", "unused"), EngineConfig("second", "unused")]
+    out = __import__("io").StringIO()
+    result = Tournament(engines, "normal", [TimeControl.parse("1")] * 2, games=400, repeat=True,
+                        sprt=Sprt(0, 50, 0.05, 0.05), out=out).run()
+    assert result.stopped_by_sprt == "accept H1"
+    assert 10 < len(result.games) < 400
+    score = result.scores[("first", "second")]
+    assert score.wins > score.losses
+    assert "LLR" in out.getvalue() and "SPRT: accept H1" in out.getvalue()
+    assert Sprt(0, 50).llr(score) >= Sprt(0, 50).bounds()[1]
