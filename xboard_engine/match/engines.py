@@ -5,6 +5,7 @@ the referee turns into a result and a PGN ``Termination``.
 """
 import os
 import queue
+import re
 import shlex
 import subprocess
 import threading
@@ -113,7 +114,7 @@ class _Process:
 class Engine:
     """Common interface the referee uses; ``XBoardEngine`` and ``UciEngine`` implement it."""
 
-    last_score = 0          # the engine's last reported score, centipawns from its own view
+    last_score: Optional[int] = None   # score reported for the last move (own view), None if none
 
     def __init__(self, config: EngineConfig) -> None:
         self.config = config
@@ -140,21 +141,23 @@ class XBoardEngine(Engine):
         p.send("protover 2")
         deadline = time.monotonic() + config.init_time
         while True:
+            # CECP: without features after 2 s it is a protocol-1 engine; after done=0 wait for done=1.
+            waiting_for_done = self.features.get("done") == "0"
             try:
-                line = p.readline(min(deadline, time.monotonic() + 2.0))
+                line = p.readline(deadline if waiting_for_done else min(deadline, time.monotonic() + 2.0))
             except EngineFailure as failure:
-                if failure.kind == "stall" and time.monotonic() < deadline:
-                    break                     # a protocol-1 engine sends no features
+                if failure.kind == "stall" and not waiting_for_done and time.monotonic() < deadline:
+                    break
                 raise
             if line.startswith("feature "):
                 for key, value in _parse_features(line[8:]):
                     self.features[key] = value
-                    if key not in ("done",):
+                    if key != "done":
                         p.send(f"accepted {key}")
                 if self.features.get("done") == "1":
                     break
-                if self.features.get("done") == "0":
-                    deadline = time.monotonic() + 3600
+                if self.features.get("done") == "0" and not waiting_for_done:
+                    deadline = time.monotonic() + max(config.init_time, 60.0)
         for name, value in config.options:
             p.send(f"option {name}={value}")
         self.sync()
@@ -171,7 +174,7 @@ class XBoardEngine(Engine):
 
     def new_game(self, variant: str, fen: Optional[str], moves: List[str], level: List[str]) -> None:
         p = self.process
-        self.last_score = 0
+        self.last_score = None
         p.send("new")
         if variant != "normal":
             variants = self.features.get("variants")
@@ -190,10 +193,13 @@ class XBoardEngine(Engine):
         self.sync()
         self._thinking = False
 
-    def play(self, last_move: Optional[str], my_time: float, opp_time: float, deadline: float) -> Reply:
-        """Tell the engine the opponent's move (or ``go``) and wait for its reply until ``deadline``."""
+    def play(self, last_move: Optional[str], my_time: Optional[float], opp_time: Optional[float],
+             deadline: float) -> Reply:
+        """Tell the engine the opponent's move (or ``go``) and wait for its reply until ``deadline``.
+        ``my_time``/``opp_time`` are None when the game has no clock (depth or node limits)."""
         p = self.process
-        if self.features.get("time", "1") == "1":
+        self.last_score = None
+        if self.features.get("time", "1") == "1" and my_time is not None and opp_time is not None:
             p.send(f"time {max(0, int(my_time * 100))}")
             p.send(f"otim {max(0, int(opp_time * 100))}")
         if last_move is None or not self._thinking:
@@ -218,16 +224,16 @@ class XBoardEngine(Engine):
                 return Reply("claim", line)
             if word.startswith("Error"):
                 continue
+            if _looks_like_move(line) and self.features.get("san") != "1":
+                return Reply("move", line.split()[-1])     # protocol-1 style "1. ... e7e5"
             if word[0].isdigit():
                 parts = line.split()
-                if len(parts) >= 4 and parts[1].lstrip("-").isdigit():
+                if len(parts) >= 4 and _INTEGER.match(parts[1]):
                     self.last_score = _clamp_score(int(parts[1]))
                 continue
             if word.startswith("#") or word in ("tellusererror", "telluser", "tellics",
                                                                         "feature", "setup", "piece", "pong"):
                 continue
-            if _looks_like_move(line) and self.features.get("san") != "1":
-                return Reply("move", line.split()[-1])     # protocol-1 style "1. ... e7e5"
 
     def stop(self) -> None:
         self.process.send("force")
@@ -267,7 +273,7 @@ class UciEngine(Engine):
             pass
 
     def new_game(self, variant: str, fen: Optional[str], moves: List[str], level: List[str]) -> None:
-        self.last_score = 0
+        self.last_score = None
         if variant not in ("normal", "fischerandom"):
             raise EngineFailure("protocol", f"{self.name} (UCI) cannot play {variant}")
         if "UCI_Chess960" in self.options_seen:
@@ -281,6 +287,7 @@ class UciEngine(Engine):
         position = f"position fen {self._fen}" if self._fen else "position startpos"
         if moves:
             position += " moves " + " ".join(moves)
+        self.last_score = None
         self.process.send(position)
         self.process.send(go)
         while True:
@@ -289,10 +296,9 @@ class UciEngine(Engine):
                 words = line.split()
                 i = words.index("score")
                 if i + 2 < len(words) and words[i + 1] in ("cp", "mate"):
-                    try:
-                        value = int(words[i + 2])
-                    except ValueError:
+                    if not _INTEGER.match(words[i + 2]):
                         continue
+                    value = int(words[i + 2])
                     self.last_score = _clamp_score(value if words[i + 1] == "cp"
                                                    else (100000 - abs(value)) * (1 if value > 0 else -1))
                 continue
@@ -334,6 +340,9 @@ def _parse_features(text: str) -> List[Tuple[str, str]]:
             out.append((key, text[eq + 1:end]))
             i = end
     return out
+
+
+_INTEGER = re.compile(r"^-?[0-9]{1,9}$")
 
 
 def _clamp_score(score: int) -> int:

@@ -24,7 +24,10 @@ def game_to_pgn(game: GameRecord, site: str = "?") -> str:
         tags.append(("Variant", game.variant))
     if game.start_fen:
         tags += [("FEN", game.start_fen), ("SetUp", "1")]
-    tags += [("TimeControl", game.time_control), ("PlyCount", str(len(game.sans))),
+    if game.time_control_black:
+        tags += [("WhiteTimeControl", game.time_control), ("BlackTimeControl", game.time_control_black)]
+    tags += [("TimeControl", game.time_control if not game.time_control_black else "?"),
+             ("PlyCount", str(len(game.sans))),
              ("Termination", game.termination)]
     head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags)
     black_first = bool(game.start_fen) and game.start_fen.split()[1] == "b"

@@ -4,6 +4,7 @@ Every move is checked by the rules core; clocks are measured here.  An illegal m
 or a time loss ends the game with the right result and a PGN ``Termination`` tag.
 """
 import datetime
+import math
 import re
 import time
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -72,14 +73,24 @@ class TimeControl(NamedTuple):
         text = f"{self.base:g}" + (f"+{self.inc:g}" if self.inc else "")
         return f"{self.moves}/{text}" if self.moves else text
 
+    @property
+    def has_clock(self) -> bool:
+        return self.st is None and not self.infinite and (self.base > 0 or self.inc > 0)
+
+    @property
+    def move_time(self) -> Optional[float]:
+        """Seconds per move as XBoard engines are told them (whole seconds, at least 1)."""
+        return None if self.st is None else float(max(1, math.ceil(self.st - 1e-9)))
+
     def xboard_commands(self) -> List[str]:
         if self.st is not None:
-            out = [f"st {max(1, round(self.st))}" if self.st >= 1 else "st 1"]
-        elif self.infinite or (self.base == 0 and self.inc == 0):
+            out = [f"st {int(self.move_time)}"]
+        elif not self.has_clock:
             out = ["level 0 9999 0"]
         else:
-            minutes, seconds = divmod(self.base, 60)
-            base = f"{int(minutes)}:{seconds:02.0f}" if seconds else f"{int(minutes)}"
+            whole = max(1, int(self.base))           # CECP's level takes whole seconds
+            minutes, seconds = divmod(whole, 60)
+            base = f"{minutes}:{seconds:02d}" if seconds else f"{minutes}"
             out = [f"level {self.moves} {base} {self.inc:g}"]
         if self.depth:
             out.append(f"sd {self.depth}")
@@ -87,11 +98,11 @@ class TimeControl(NamedTuple):
             out.append(f"nps {self.nodes}")
         return out
 
-    def budget(self, remaining: float) -> float:
+    def budget(self, remaining: float, uci: bool = False) -> float:
         """Seconds the engine may use for this move before it forfeits."""
         if self.st is not None:
-            return self.st + self.margin
-        if self.infinite or (self.base == 0 and self.inc == 0):
+            return (self.st if uci else self.move_time) + self.margin   # what the engine was told
+        if not self.has_clock:
             return 3600.0
         return remaining + self.margin
 
@@ -124,6 +135,7 @@ class GameRecord(NamedTuple):
     opening_plies: int = 0
     move_seconds: Tuple[float, ...] = ()
     engine_failure: Optional[str] = None      # "crash" / "stall" when an engine died: for -recover
+    time_control_black: str = ""              # when Black's time control differs from White's
 
 
 def play_game(white: EngineConfig, black: EngineConfig, variant: str, tc: TimeControl,
@@ -155,7 +167,9 @@ class _Game:
             self.pos.push(move)
         self.opening_plies = len(self.moves)
         self.engines: List[Optional[Engine]] = [None, None]
-        self.scores: List[List[int]] = [[], []]
+        self.draw_count = 0
+        self.losing = [0, 0]
+        self.winning = [0, 0]
         self.seconds: List[float] = []
         self.failure: Optional[str] = None
 
@@ -172,7 +186,8 @@ class _Game:
         return GameRecord(names[0], names[1], self.variant, start, self.moves, self.sans, result,
                           termination, reason, self.tcs[0].pgn(), event, round_label,
                           datetime.date.today().strftime("%Y.%m.%d"), self.opening_plies,
-                          tuple(self.seconds), self.failure)
+                          tuple(self.seconds), self.failure,
+                          self.tcs[1].pgn() if self.tcs[1] != self.tcs[0] else "")
 
     def _start_position_fen(self) -> str:
         pos = self.pos.copy()
@@ -207,21 +222,24 @@ class _Game:
             engine = self.engines[side]
             assert engine is not None
             tc = self.tcs[side]
-            budget = tc.budget(clocks[side])
+            uci = isinstance(engine, UciEngine)
+            budget = tc.budget(clocks[side], uci)
             started = time.monotonic()
             try:
                 if isinstance(engine, UciEngine):
                     reply = engine.play_uci(self._uci_moves(), self._uci_go(side, clocks, moves_played),
                                             started + budget)
-                else:
+                elif tc.has_clock:
                     reply = engine.play(last_move, clocks[side], clocks[1 - side], started + budget)
+                else:
+                    reply = engine.play(last_move, None, None, started + budget)
             except EngineFailure as failure:
                 if failure.kind == "stall":
                     return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
                 return self._forfeit(side, failure)
             elapsed = time.monotonic() - started
             self.seconds.append(round(elapsed, 3))
-            if tc.st is None and not tc.infinite and (tc.base or tc.inc):
+            if tc.has_clock:
                 clocks[side] -= elapsed
                 if clocks[side] < -tc.margin:
                     return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
@@ -229,7 +247,7 @@ class _Game:
                 clocks[side] += tc.inc
                 if tc.moves and moves_played[side] % tc.moves == 0:
                     clocks[side] += tc.base
-            elif tc.st is not None and elapsed > tc.st + tc.margin:
+            elif tc.st is not None and elapsed > budget:
                 return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
             if reply.kind == "resign":
                 return self._loss(side, "normal", f"{colours[side]} resigns")
@@ -245,8 +263,9 @@ class _Game:
             self.sans.append(self.pos.san(move))
             text = self.pos.move_text(move)
             self.moves.append(text)
+            irreversible = self.pos.move_victim_value(move) > 0 or self.pos.v.is_pawn[self.pos.board[move[0]]]
             self.pos.push(move)
-            self.scores[side].append(getattr(engine, "last_score", 0))
+            self._count_scores(side, engine.last_score, irreversible)
             last_move = text
 
     def _is_standard_start(self, fen: str) -> bool:
@@ -285,24 +304,36 @@ class _Game:
             parts.append("infinite" if tc.infinite else "depth 1")
         return " ".join(parts)
 
+    def _count_scores(self, side: int, score: Optional[int], irreversible: bool) -> None:
+        """cutechess-cli's counters: a move without a score, or a capture or pawn move (draw rule),
+        resets them."""
+        rules = self.adjudication
+        if score is None or irreversible or abs(score) > rules.draw_score:
+            self.draw_count = 0
+        else:
+            self.draw_count += 1
+        if score is not None and score <= -rules.resign_score:
+            self.losing[side] += 1
+        else:
+            self.losing[side] = 0
+        if score is not None and score >= rules.resign_score:
+            self.winning[side] += 1
+        else:
+            self.winning[side] = 0
+
     def _adjudicate(self) -> Optional[Tuple[str, str, str]]:
         rules = self.adjudication
         plies = len(self.moves)
         if rules.maxmoves is not None and plies >= 2 * rules.maxmoves:
             return "1/2-1/2", "adjudication", "Draw by maximum game length"
-        white, black = self.scores
         if rules.draw_movenumber is not None and rules.draw_movecount > 0 \
-                and plies // 2 >= rules.draw_movenumber and len(white) >= rules.draw_movecount \
-                and len(black) >= rules.draw_movecount \
-                and all(abs(s) <= rules.draw_score for s in white[-rules.draw_movecount:] + black[-rules.draw_movecount:]):
+                and self.pos.fullmove > rules.draw_movenumber and self.draw_count >= 2 * rules.draw_movecount:
             return "1/2-1/2", "adjudication", "Draw by adjudication"
         if rules.resign_movecount:
-            n = rules.resign_movecount
             for side, colour in ((0, "White"), (1, "Black")):
-                mine, theirs = self.scores[side], self.scores[1 - side]
-                losing = len(mine) >= n and all(s <= -rules.resign_score for s in mine[-n:])
+                losing = self.losing[side] >= rules.resign_movecount
                 if losing and rules.resign_twosided:
-                    losing = len(theirs) >= n and all(s >= rules.resign_score for s in theirs[-n:])
+                    losing = self.winning[1 - side] >= rules.resign_movecount
                 if losing:
                     return self._loss(side, "adjudication", f"{colour} resigns (adjudication)")
         return None

@@ -129,6 +129,9 @@ class Tournament:
         if len(set(names)) != len(names):
             raise ValueError(f"engine names must differ: {', '.join(names)}")
         get_variant(variant)
+        for engine in engines:
+            if engine.proto == "uci" and variant not in ("normal", "fischerandom"):
+                raise ValueError(f"{engine.name} speaks UCI, which has no {variant}: use proto=xboard")
         self.engines = list(engines)
         self.variant = variant
         self.tcs = list(tcs)
