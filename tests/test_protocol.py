@@ -72,13 +72,45 @@ def test_option_fixes_the_random_setup(engine):
                                            "Error (unknown option): Nonsense"]
 
 
-def test_random_setup_without_option(engine):
-    fens = set()
+def _announced_fen(engine):
+    engine.send("new")
+    engine.send("variant 8piece-random")
+    return engine.lines(engine.sync())[0].split(" ", 3)[3]
+
+
+def test_random_setup_kept_until_a_game_starts(engine):
+    """XBoard sends new/variant twice before a game and keeps the first setup: repeat it until a move
+    is made; afterwards the next game gets a fresh random setup."""
+    first = _announced_fen(engine)
+    assert _announced_fen(engine) == first
+    engine.send("sd 1")
+    engine.send("go")
+    engine.engine_move()
+    fens = {_announced_fen(engine)}
     for _ in range(3):
-        engine.send("new")
-        engine.send("variant 8piece-random")
-        fens.add(engine.lines(engine.sync())[0].split()[-6])
-    assert len(fens) >= 2
+        engine.send("sd 1")
+        engine.send("go")
+        engine.engine_move()
+        fens.add(_announced_fen(engine))
+    assert fens - {first}
+
+
+def test_lancer_castle_turn_avoided_and_accepted_without_letter(engine):
+    fen = "4k3/8/8/8/8/8/3PPP2/4K2M w K - 0 1"
+    engine.setup("fullcavalry", fen)
+    engine.send("usermove h1f1,e1g1")       # XBoard relays a castle without the turn letter
+    assert engine.fen().startswith("4k3/8/8/8/8/8/3PPP2/5MK1 b")
+    pos = Position.from_fen(fen, "fullcavalry")
+    turned = {t for t in pos.legal_texts() if t.startswith("h1f1") and "," in t}
+    assert len(turned) == 4                 # f1 facing N, NE, NW or E (W is the kept facing)
+    engine.setup("fullcavalry", fen)
+    engine.send("sd 1")
+    engine.send("exclude all")              # (analysis only: no effect on go)
+    for _ in range(3):
+        engine.send("go")
+        assert engine.engine_move() not in turned
+        engine.send("force")
+        engine.send("undo")
 
 
 def test_usermove_force_undo_remove(engine):

@@ -91,6 +91,7 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
                     alias(castle.replace("O", "0"), m)
                     alias(n[frm] + n[rfrm], m)                             # king takes partner
                     alias(n[frm] + n[to], m)
+                    alias(f"{n[rfrm]}{n[rto]},{n[frm]}{n[to]}", m)         # XBoard drops the turn letter
                 else:
                     alias(f"{n[rfrm]}{n[rto]}{_facing_letter(pos, m[6])},{n[frm]}{n[to]}", m)
         elif flag == PUSH:

@@ -13,7 +13,7 @@ from typing import IO, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from .errors import RulesError
-from .position import Move, Position
+from .position import CASTLE, Move, Position
 from .search import Info, Limits, Searcher, format_score
 from .variant import get_variant, variant_names
 
@@ -49,7 +49,11 @@ class Engine:
         self.out_lock = threading.Lock()
         self.state_lock = threading.Lock()
         self.searcher = Searcher()
-        self.options: Dict[str, str] = {"Setup number": "-1"}
+        self.options: Dict[str, str] = {"Setup number": "-1", "Castle with lancer turn": "0"}
+        # The random setup last announced with `setup`, kept while no move has been made: XBoard
+        # sends `new`/`variant` more than once before a game and keeps the first setup it got.
+        self._announced: Optional[Tuple[str, str]] = None
+        self._moved_since_setup = True
         self.post = False
         self.ponder = False
         self.random = False
@@ -72,7 +76,9 @@ class Engine:
 
     def _log(self, direction: str, line: str) -> None:
         if self.log:
-            self.log.write(f"{time.strftime('%H:%M:%S')}.{int(time.time() * 1000) % 1000:03d} {direction} {line}\n")
+            now = time.time()
+            stamp = time.strftime("%H:%M:%S", time.localtime(now))
+            self.log.write(f"{stamp}.{int(now * 1000) % 1000:03d} {direction} {line}\n")
             self.log.flush()
 
     # ------------------------------------------------------------------ game state
@@ -82,6 +88,9 @@ class Engine:
         v = get_variant(variant)
         if v.setup != "fixed" and 0 <= number < v.setup_count:
             self.pos = Position(variant, number=number)
+        elif v.setup != "fixed" and self._announced and self._announced[0] == variant \
+                and not self._moved_since_setup:
+            self.pos = Position.from_fen(self._announced[1], variant)
         else:
             self.pos = Position(variant)
         self.force = False
@@ -101,6 +110,8 @@ class Engine:
             return
         table, parent, pieces = hosting
         v = self.pos.v
+        self._announced = (self.variant, self.pos.fen())
+        self._moved_since_setup = False
         self.send(f"setup ({table}) {v.files}x{v.ranks}+0_{parent} {self.pos.fen()}")
         for line in pieces:
             self.send(line)
@@ -185,6 +196,16 @@ class Engine:
         self._worker = threading.Thread(target=self._think, args=(mode, pos), daemon=True)
         self._worker.start()
 
+    def _avoided_moves(self) -> Tuple[Move, ...]:
+        """Castles that turn the lancer: XBoard relays them without the turn (XBOARD.md), so the
+        engine does not play them unless the option allows it."""
+        if self.options["Castle with lancer turn"] == "1" or not self.pos.v.has_lancers:
+            return ()
+        board = self.pos.board
+        legal = self.pos.legal_moves()
+        avoided = tuple(m for m in legal if m[3] == CASTLE and m[6] != board[m[4]])
+        return avoided if len(avoided) < len(legal) else ()
+
     def _limits(self, mode: str) -> Limits:
         if mode != "think":
             return Limits(exclude=tuple(self.exclude) if mode == "analyze" else ())
@@ -207,7 +228,8 @@ class Engine:
         if self.nps:
             nodes = max(1, int(self.nps * hard))
             soft = hard = None
-        return Limits(soft_time=soft, hard_time=hard, depth=self.sd, nodes=nodes)
+        return Limits(soft_time=soft, hard_time=hard, depth=self.sd, nodes=nodes,
+                      exclude=self._avoided_moves())
 
     def _think(self, mode: str, pos: Position) -> None:
         """Worker thread: search; in "think" mode play the move, then ponder if asked to."""
@@ -223,6 +245,7 @@ class Engine:
                 return
             text = self.pos.move_text(move)
             self.pos.push(move)
+            self._moved_since_setup = True
             if self.st is None and self.nps is None:
                 self.time_left -= time.perf_counter() - start
             self.send(f"move {text}")
@@ -300,6 +323,7 @@ class Engine:
                   f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 variants="{names}"')
         self.send('feature option="Setup number -spin -1 -1 3839"')
+        self.send('feature option="Castle with lancer turn -check 0"')
         self.send('feature option="Clear Hash -button"')
         self.send("feature done=1")
 
@@ -346,6 +370,7 @@ class Engine:
             self._stop_search(discard=True)
         try:
             self.pos.push_text(arg)
+            self._moved_since_setup = True
         except RulesError:
             self.send(f"Illegal move: {arg[:80]}")
             if self.analyzing:
@@ -594,6 +619,11 @@ class Engine:
                 self.send(f"Error (bad option value): {arg[:80]}")
                 return
             self.options[name] = str(number)
+        elif name == "Castle with lancer turn":
+            if value not in ("0", "1"):
+                self.send(f"Error (bad option value): {arg[:80]}")
+                return
+            self.options[name] = value
         else:
             self.send(f"Error (unknown option): {name[:80]}")
 
