@@ -583,10 +583,7 @@ class Position:
         promo = v.rank_of[to] == last
         if B[to] == 0:
             if promo:
-                for c in v.promotion_codes[us]:
-                    if v.behaviour[c] == LANCER and B[to + v.facing_steps[v.facing[c]]] == OFF:
-                        continue
-                    add((sq, to, c, NORMAL))
+                self._promotions(sq, to, add)
             else:
                 add((sq, to, p, NORMAL))
                 rel = v.rank_of[sq] if us == 0 else v.ranks - 1 - v.rank_of[sq]
@@ -602,14 +599,20 @@ class Position:
             t = B[to]
             if elo < t < ehi:
                 if promo:
-                    for pc in v.promotion_codes[us]:
-                        if v.behaviour[pc] == LANCER and B[to + v.facing_steps[v.facing[pc]]] == OFF:
-                            continue
-                        add((sq, to, pc, NORMAL))
+                    self._promotions(sq, to, add)
                 else:
                     add((sq, to, p, NORMAL))
             elif to == self.ep and t == 0:
                 add((sq, to, p, EP, to - f))
+
+    def _promotions(self, sq: int, to: int, add) -> None:
+        """R2.4: one move per promotion piece; a lancer once per facing onto the board (R3.2)."""
+        v = self.v
+        B = self.board
+        for code in v.promotion_codes[self.stm]:
+            if v.behaviour[code] == LANCER and B[to + v.facing_steps[v.facing[code]]] == OFF:
+                continue
+            add((sq, to, code, NORMAL))
 
     def _lancer_landings(self, sq: int, d: int, side: int) -> List[int]:
         """Squares a lancer of ``side`` on ``sq`` reaches along step ``d`` (R3.1)."""
