@@ -31,6 +31,8 @@ USER_MOVES = [
     ("8piece", "k7/8/8/8/8/8/8/2s4K b - - 0 1", "c1h6", "c1h6"),
     ("8piece", "k7/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", "e1g1"),
     ("8piece-random", Position("8piece-random", number=0).fen(), "e1e3", "e1e3"),
+    ("8piece-random", "4k3/8/8/8/8/8/8/1J3KR1 w KQ - 0 1", "O-O", "f1g1"),
+    ("8piece-random", "4k3/8/8/8/8/8/8/1J3KR1 w KQ - 0 1", "f1b1", "f1b1"),
     ("8piece-2019", "4k3/8/8/8/5n2/8/8/2S1K3 w - - 0 1", "c1f4,f4g5", "c1f4,f4g5"),
     ("8piece-2019", "4k3/8/n7/8/8/3S4/8/4K3 w - - 0 1", "d3a6", "d3a6"),
 ]

@@ -110,7 +110,7 @@ def test_R3_5_random_lancers_face_north_and_south():
 def test_R5_2_castling_rook_h_side_jailer_a_side():
     fen = "4k3/8/8/8/8/8/8/1J3KR1 w KQ - 0 1"          # K f1, rook g1, jailer b1
     pos = P(fen)
-    assert king_and_castles(pos, "f1") == {"f1e1", "f1e2", "f1f2", "f1g2", "O-O", "O-O-O"}
+    assert king_and_castles(pos, "f1") == {"f1e1", "f1e2", "f1f2", "f1g2", "f1g1", "f1b1"}  # castles: king takes partner
     pos.push_text("O-O")
     assert pos.fen() == "4k3/8/8/8/8/8/8/1J3RK1 b - - 1 1"
     pos = P(fen)
@@ -121,7 +121,7 @@ def test_R5_2_castling_rook_h_side_jailer_a_side():
 def test_R5_2_castling_jailer_h_side_rook_a_side():
     fen = "4k3/8/8/8/8/8/8/R2K3J w KQ - 0 1"          # K d1, rook a1, jailer h1
     pos = P(fen)
-    assert king_and_castles(pos, "d1") == {"d1c1", "d1c2", "d1d2", "d1e2", "d1e1", "O-O", "O-O-O"}
+    assert king_and_castles(pos, "d1") == {"d1c1", "d1c2", "d1d2", "d1e2", "d1e1", "d1h1", "d1a1"}
     pos.push_text("O-O")
     assert pos.fen() == "4k3/8/8/8/8/8/8/R4JK1 b - - 1 1"
     pos = P(fen)
@@ -132,7 +132,7 @@ def test_R5_2_castling_jailer_h_side_rook_a_side():
 def test_R5_2_partner_may_cross_the_kings_square():
     fen = "4k3/8/8/8/8/8/8/JK5R w KQ - 0 1"           # K b1, jailer a1, rook h1
     pos = P(fen)
-    assert king_and_castles(pos, "b1") == {"b1a2", "b1b2", "b1c2", "b1c1", "O-O", "O-O-O"}
+    assert king_and_castles(pos, "b1") == {"b1a2", "b1b2", "b1c2", "b1c1", "b1a1", "b1h1"}
     pos.push_text("O-O-O")
     assert pos.fen() == "4k3/8/8/8/8/8/8/2KJ3R b - - 1 1"
     pos = P(fen)
@@ -147,9 +147,9 @@ def test_R5_2_squares_crossed_must_be_empty():
 
 def test_R5_2_only_the_kings_path_must_be_unattacked():
     pos = P("1r2k3/8/8/8/8/8/8/R2K3J w KQ - 0 1")     # b1 (rook's path) attacked: allowed
-    assert king_and_castles(pos, "d1") == {"d1c1", "d1c2", "d1d2", "d1e2", "d1e1", "O-O", "O-O-O"}
+    assert king_and_castles(pos, "d1") == {"d1c1", "d1c2", "d1d2", "d1e2", "d1e1", "d1h1", "d1a1"}
     pos = P("2r1k3/8/8/8/8/8/8/R2K3J w KQ - 0 1")     # c1 (king's destination) attacked
-    assert king_and_castles(pos, "d1") == {"d1d2", "d1e2", "d1e1", "O-O"}
+    assert king_and_castles(pos, "d1") == {"d1d2", "d1e2", "d1e1", "d1h1"}
 
 
 def test_R5_2_no_castling_out_of_check():
@@ -205,10 +205,11 @@ def test_seed_castle_toward_c_file():
 def test_seed_no_castling_in_check_or_through_attack():
     """The king cannot be in check when you castle, nor can any square that the king moves through be
     attacked by an enemy piece."""
-    assert "O-O-O" not in P("3rk3/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()
-    assert "O-O" not in P("3rk3/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()
-    assert "O-O" not in P("4kr2/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()      # f1 attacked
-    assert "O-O-O" in P("4kr2/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()
+    # castles are written king-takes-partner: d1a1 = O-O-O, d1h1 = O-O
+    assert "d1a1" not in P("3rk3/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()
+    assert "d1h1" not in P("3rk3/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()
+    assert "d1h1" not in P("4kr2/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()      # f1 attacked
+    assert "d1a1" in P("4kr2/8/8/8/8/8/8/R2K3J w KQ - 0 1").legal_texts()
 
 
 def test_seed_random_lancer_faces_straight_forward():

@@ -42,8 +42,10 @@ def move_text(pos: "Position", m: Move) -> str:
         rfrm, rto, rplaced = m[4], m[5], m[6]
         if v.castling == "flexible":
             return f"{n[frm]}{n[to]},{n[to]}{n[to]}" if to == rfrm else n[frm] + n[to]
-        if v.chess960_style:
+        if v.setup == "chess960":
             return "O-O" if _is_kingside(m) else "O-O-O"
+        if v.chess960_style:
+            return n[frm] + n[rfrm]       # king takes its partner: how XBoard reads a 960-style castle
         if rplaced != pos.board[rfrm]:
             return f"{n[rfrm]}{n[rto]}{_facing_letter(pos, rplaced)},{n[frm]}{n[to]}"
         return n[frm] + n[to]
