@@ -368,3 +368,17 @@ def test_engine_runs_under_pypy():
         Position("8piece").parse_move(proc.engine_move())
     finally:
         assert proc.close() == 0
+
+
+def test_random_varies_the_choice_among_equal_moves(engine):
+    def first_moves():
+        moves = set()
+        for _ in range(6):
+            engine.setup()
+            engine.send("sd 1")
+            engine.send("go")
+            moves.add(engine.engine_move())
+        return moves
+    assert len(first_moves()) == 1          # deterministic by default
+    engine.send("random")
+    assert len(first_moves()) > 1

@@ -229,7 +229,7 @@ class Engine:
             nodes = max(1, int(self.nps * hard))
             soft = hard = None
         return Limits(soft_time=soft, hard_time=hard, depth=self.sd, nodes=nodes,
-                      exclude=self._avoided_moves())
+                      exclude=self._avoided_moves(), randomize=self.random)
 
     def _think(self, mode: str, pos: Position) -> None:
         """Worker thread: search; in "think" mode play the move, then ponder if asked to."""

@@ -4,6 +4,7 @@ The search sees the rules core only through this interface of ``Position``: ``le
 ``push()``, ``pop()``, ``is_check()``, ``hash``, ``stm``, ``halfmove``, ``game_hashes()`` and the
 evaluation helpers ``material_and_placement()`` / ``move_victim_value()``.
 """
+import random
 import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -22,6 +23,7 @@ class Limits(NamedTuple):
     depth: Optional[int] = None
     nodes: Optional[int] = None
     exclude: Sequence[Move] = ()          # root moves not to consider (analyze mode)
+    randomize: bool = False               # vary the choice among equally good moves
 
 
 class Info(NamedTuple):
@@ -80,6 +82,8 @@ class Searcher:
             self.tt.clear()
         excluded = set(limits.exclude)
         root_moves = [m for m in pos.legal_moves() if m not in excluded]
+        if limits.randomize:
+            random.shuffle(root_moves)          # ties are broken by the (stable) move order
         if not root_moves:
             return Result(None, 0, 0, 0, [])
         best = Result(self._ordered(pos, root_moves, None, 0)[0], 0, 0, 0, [])
