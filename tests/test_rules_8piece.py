@@ -6,54 +6,22 @@ shared/seeds/8-piece-chess-rules.txt (test_seed_*).
 FEN letters: J jailer, S sentry, lancer facing N NE E SE S SW W NW = C D E F G H M O.
 Move texts: lancer turn = facing-letter suffix, push `SENTRYFROM+UDEST,UDEST+SENTRYTO`, pass `@@@@`.
 """
+from eightpiece_helpers import START, lancer_texts, outcome_termination, play, texts_from
 from xboard_engine import Position
 
 VARIANT = "8piece"
-START = "jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w KQkq - 0 1"
-FACINGS = {"c": (0, 1), "d": (1, 1), "e": (1, 0), "f": (1, -1),
-           "g": (0, -1), "h": (-1, -1), "m": (-1, 0), "o": (-1, 1)}
 
 
 def P(fen):
     return Position.from_fen(fen, VARIANT)
 
 
-def texts_from(pos, square):
-    return {t for t in pos.legal_texts() if t.startswith(square)}
-
-
-def play(pos, *texts):
-    for t in texts:
-        pos.push_text(t)
-    return pos
-
-
 def fen6(pos):
     return " ".join(pos.fen().split()[:6])
 
 
-def facings_on_board(square):
-    """Facing letters that point at a square on the board (R3.2)."""
-    f, r = ord(square[0]) - 97, int(square[1]) - 1
-    return {k for k, (df, dr) in FACINGS.items() if 0 <= f + df < 8 and 0 <= r + dr < 8}
-
-
-def lancer_texts(frm, dests, current):
-    """All ordinary lancer moves frm->dest with every on-board facing; suffix only on a turn."""
-    out = set()
-    for d in dests:
-        for k in facings_on_board(d):
-            out.add(frm + d + ("" if k == current else k))
-    return out
-
-
 def pushes(sentry, pushed, dests):
     return {f"{sentry}{d},{d}{pushed}" for d in dests}
-
-
-def outcome_termination(pos):
-    o = pos.outcome()
-    return None if o is None else o.termination
 
 
 # ---------------------------------------------------------------- R2 common rules

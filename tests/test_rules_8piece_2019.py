@@ -4,44 +4,14 @@ Rulings: shared/RULINGS.md R2.3, R7.1, R9.1-R9.3 (jailer R4, lancer R3 still app
 P3 (docs/RULES.md); rule text: shared/seeds/8-piece-chess-2019.txt (test_seed_*).
 Move texts: jump capture `c1f4,f4g5` (from, victim, landing), edge capture `d3a6`.
 """
+from eightpiece_helpers import START, lancer_texts, outcome_termination, play, texts_from
 from xboard_engine import Position, RulesError
 
 VARIANT = "8piece-2019"
-START = "jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w KQkq - 0 1"
-FACINGS = {"c": (0, 1), "d": (1, 1), "e": (1, 0), "f": (1, -1),
-           "g": (0, -1), "h": (-1, -1), "m": (-1, 0), "o": (-1, 1)}
 
 
 def P(fen):
     return Position.from_fen(fen, VARIANT)
-
-
-def texts_from(pos, square):
-    return {t for t in pos.legal_texts() if t.startswith(square)}
-
-
-def play(pos, *texts):
-    for t in texts:
-        pos.push_text(t)
-    return pos
-
-
-def facings_on_board(square):
-    f, r = ord(square[0]) - 97, int(square[1]) - 1
-    return {k for k, (df, dr) in FACINGS.items() if 0 <= f + df < 8 and 0 <= r + dr < 8}
-
-
-def lancer_texts(frm, dests, current):
-    out = set()
-    for d in dests:
-        for k in facings_on_board(d):
-            out.add(frm + d + ("" if k == current else k))
-    return out
-
-
-def termination(pos):
-    o = pos.outcome()
-    return None if o is None else o.termination
 
 
 # ---------------------------------------------------------------- R9 sentry (jump capture)
@@ -74,7 +44,7 @@ def test_R9_2_edge_capture_removes_both():
     assert pos.san(mv) == "Sxa6"
     pos.push(mv)
     assert pos.fen() == "k7/8/8/8/8/8/8/K7 b - - 0 1"
-    assert termination(pos) == "insufficient_material"
+    assert outcome_termination(pos) == "insufficient_material"
 
 
 def test_R9_3_sentry_that_could_capture_king_gives_check():
