@@ -382,3 +382,11 @@ def test_random_varies_the_choice_among_equal_moves(engine):
     assert len(first_moves()) == 1          # deterministic by default
     engine.send("random")
     assert len(first_moves()) > 1
+
+
+def test_bad_numeric_arguments_are_rejected(engine):
+    for line in ("st nan", "st inf", "st 0", "sd 2.5", "time inf", "otim nan", "nps -1", "level 40 x 0"):
+        engine.send(line)
+    assert engine.lines(engine.sync()) == [
+        "Error (bad st): nan", "Error (bad st): inf", "Error (bad st): 0", "Error (bad sd): 2.5",
+        "Error (bad time): inf", "Error (bad otim): nan", "Error (bad nps): -1", "Error (bad level): 40 x 0"]

@@ -3,6 +3,7 @@
 Threads: one reads standard input into a queue; the main thread executes commands in order; a search
 runs in a worker thread so that ``ping``, ``?``, ``.`` and the rest are answered while it thinks.
 """
+import math
 import queue
 import re
 import sys
@@ -444,47 +445,41 @@ class Engine:
         self.st = None
         self.time_left = self.opp_time = base
 
-    def cmd_st(self, arg: str) -> None:
+    def _number(self, arg: str, command: str, minimum: float, whole: bool = True) -> Optional[float]:
+        """The command's numeric argument, or None after an error line (also for nan/inf)."""
         try:
             value = float(arg)
-            if value <= 0:
+            if not math.isfinite(value) or value < minimum or (whole and value != int(value)):
                 raise ValueError
         except ValueError:
-            self.send(f"Error (bad st): {arg[:80]}")
-            return
-        self.st = value
+            self.send(f"Error (bad {command}): {arg[:80]}")
+            return None
+        return value
+
+    def cmd_st(self, arg: str) -> None:
+        value = self._number(arg, "st", 0.001, whole=False)
+        if value is not None:
+            self.st = value
 
     def cmd_sd(self, arg: str) -> None:
-        try:
-            value = int(arg)
-            if value < 1:
-                raise ValueError
-        except ValueError:
-            self.send(f"Error (bad sd): {arg[:80]}")
-            return
-        self.sd = value
+        value = self._number(arg, "sd", 1)
+        if value is not None:
+            self.sd = int(value)
 
     def cmd_nps(self, arg: str) -> None:
-        try:
-            value = int(arg)
-            if value < 0:
-                raise ValueError
-        except ValueError:
-            self.send(f"Error (bad nps): {arg[:80]}")
-            return
-        self.nps = value or None
+        value = self._number(arg, "nps", 0)
+        if value is not None:
+            self.nps = int(value) or None
 
     def cmd_time(self, arg: str) -> None:
-        try:
-            self.time_left = max(0, int(float(arg))) / 100.0
-        except ValueError:
-            self.send(f"Error (bad time): {arg[:80]}")
+        value = self._number(arg, "time", -1e12, whole=False)
+        if value is not None:
+            self.time_left = max(0, int(value)) / 100.0
 
     def cmd_otim(self, arg: str) -> None:
-        try:
-            self.opp_time = max(0, int(float(arg))) / 100.0
-        except ValueError:
-            self.send(f"Error (bad otim): {arg[:80]}")
+        value = self._number(arg, "otim", -1e12, whole=False)
+        if value is not None:
+            self.opp_time = max(0, int(value)) / 100.0
 
     def cmd_movenow(self, arg: str) -> None:
         if self._mode == "think":
