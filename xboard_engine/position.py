@@ -125,6 +125,7 @@ class Position:
         if v.fifty_move_new_square:
             self.pawn_history = {sq: frozenset((sq,)) for sq in v.squares if v.is_pawn[board[sq]]}
         self.hash = self.compute_hash()
+        self._root_fen = self.fen()
 
     def _parse_placement(self, placement: str, fen: str) -> None:
         v = self.v
@@ -315,6 +316,49 @@ class Position:
         return other
 
     # ================================================================ queries
+    @property
+    def variant(self) -> Variant:
+        """The variant's rules and tables."""
+        return self.v
+
+    @property
+    def ply(self) -> int:
+        """Number of moves made since the position was set up (what ``pop`` can take back)."""
+        return len(self._stack)
+
+    @property
+    def move_stack(self) -> List[Move]:
+        """The moves made since the position was set up, oldest first."""
+        return [entry[0] for entry in self._stack]
+
+    def root_fen(self) -> str:
+        """FEN of the position this game was set up from (before ``move_stack``)."""
+        return self._root_fen
+
+    def is_castle(self, m: Move) -> bool:
+        return m[3] == CASTLE
+
+    def castle_turns_partner(self, m: Move) -> bool:
+        """A castle whose lancer partner arrives with a new facing (Full Cavalry, R5.3)."""
+        return m[3] == CASTLE and m[6] != self.board[m[4]]
+
+    def is_capture(self, m: Move) -> bool:
+        """Whether legal move ``m`` removes a unit from the board (a push whose pushed unit captures
+        one of its own side counts, R8.2)."""
+        kind = m[3]
+        if kind == NORMAL:
+            return self.board[m[1]] != EMPTY
+        if kind == PUSH:
+            return m[4] != m[0] and self.board[m[4]] != EMPTY
+        return kind in (EP, JUMP, EDGE)
+
+    def is_zeroing(self, m: Move) -> bool:
+        """Whether legal move ``m`` resets the 50-move count (R2.3, R8.9)."""
+        self.push(m)
+        zeroing = self.halfmove == 0
+        self.pop()
+        return zeroing
+
     @property
     def turn(self) -> str:
         """The side to move, "w" or "b" (``stm`` is the same as 0 or 1)."""
