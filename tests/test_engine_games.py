@@ -6,7 +6,7 @@ import pytest
 
 from engine_driver import EngineProcess
 from xboard_engine import Position, variant_names
-from xboard_engine.position import CASTLE, EDGE, EP, JUMP, PASS, PUSH
+from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PASS, PUSH
 
 # (variant, FEN, text the GUI sends, text the rules core writes for that move)
 USER_MOVES = [
@@ -85,10 +85,10 @@ def test_special_moves_from_the_engine(engine, variant, fen, expected):
 
 
 def _kind(pos, m):
-    if m[3] in (CASTLE, PUSH, PASS, JUMP, EDGE, EP):
-        return {CASTLE: "castle", PUSH: "push", PASS: "pass", JUMP: "jump", EDGE: "edge", EP: "ep"}[m[3]]
-    if m[2] != pos.board[m[0]]:
-        return "promotion" if pos.v.is_pawn[pos.board[m[0]]] else "turn"
+    if m.kind in (CASTLE, PUSH, PASS, JUMP, EDGE, EP):
+        return {CASTLE: "castle", PUSH: "push", PASS: "pass", JUMP: "jump", EDGE: "edge", EP: "ep"}[m.kind]
+    if m.placed != pos.board[m.frm]:
+        return "promotion" if pos.v.is_pawn[pos.board[m.frm]] else "turn"
     return "plain"
 
 

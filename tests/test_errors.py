@@ -206,3 +206,71 @@ def test_bad_setup_number(variant, number):
 def test_good_setup_number(variant, number):
     pos = Position(variant, number=number)
     assert len(pos.legal_texts()) > 0
+
+
+# ---------------------------------------------------------------- positions no game can reach
+
+@pytest.mark.parametrize("variant", ["normal", "fischerandom", "chess80", "fullcavalry", "8piece",
+                                     "8piece-random", "8piece-2019"])
+def test_P4_en_passant_square_must_be_passed_by_a_double_step(variant):
+    """P4: the square must lie where the double step of the side that just moved passed, with that
+    pawn beyond it and the square it came from empty (e5 is not such a square for a pawn on e4)."""
+    files = 10 if variant == "chess80" else 8
+    rest = str(files - 5)
+    fen = f"4k{rest}/{files}/{files}/{files}/3Pp{rest}/{files}/{files}/4K{rest} w - e5 0 1"
+    raises(InvalidFenError, lambda: Position.from_fen(fen, variant), "e5")
+    good = f"4k{rest}/{files}/{files}/3Pp{rest}/{files}/{files}/{files}/4K{rest} w - e6 0 1"
+    pos = Position.from_fen(good, variant)
+    assert "d5e6" in pos.legal_texts()
+    pos.push_text("d5e6")
+    assert pos.piece_at("e5") is None and pos.piece_at("e6") == "P"
+    # The square the pawn came from (e7) must be empty.
+    blocked = f"4k{rest}/4n{rest}/{files}/3Pp{rest}/{files}/{files}/{files}/4K{rest} w - e6 0 1"
+    raises(InvalidFenError, lambda: Position.from_fen(blocked, variant), "e6")
+
+
+@pytest.mark.parametrize("variant", ["normal", "fischerandom", "fullcavalry", "8piece", "8piece-random",
+                                     "8piece-2019"])
+def test_R7_pawn_on_its_promotion_rank_is_impossible(variant):
+    raises(InvalidFenError, lambda: Position.from_fen("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", variant), "a8")
+    raises(InvalidFenError, lambda: Position.from_fen("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", variant), "a1")
+
+
+def test_R8_3_pawn_on_its_own_first_rank_only_where_pushes_exist():
+    """R8.3: a pushed pawn may be moved back onto its own first rank (8piece, 8piece-random only)."""
+    for variant in ("8piece", "8piece-random"):
+        assert Position.from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", variant).piece_at("a1") == "P"
+    for variant in ("normal", "8piece-2019", "fullcavalry"):
+        raises(InvalidFenError, lambda: Position.from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", variant), "a1")
+
+
+# ---------------------------------------------------------------- API edges (docs/API.md)
+
+def test_pop_with_nothing_to_undo():
+    from xboard_engine import EmptyHistoryError
+    pos = Position()
+    err = raises(EmptyHistoryError, pos.pop, "undo", "take back")
+    assert isinstance(err, IndexError)          # as list.pop and python-chess's Board.pop
+
+
+def test_bad_square_names():
+    from xboard_engine import InvalidSquareError
+    pos = Position()
+    raises(InvalidSquareError, lambda: pos.is_attacked("z9", "w"), "z9")
+    raises(InvalidSquareError, lambda: pos.piece_at("i1"), "i1")
+    raises(InvalidSquareError, lambda: pos.is_attacked("e4", "white"), "white")
+    raises(InvalidSquareError, lambda: pos.piece_at(None), "None")
+
+
+@pytest.mark.parametrize("bad", ["e2e4", None, (), (12, 28), 5])
+def test_push_and_move_text_want_a_move(bad):
+    pos = Position()
+    raises(IllegalMoveError, lambda: pos.push(bad), repr(bad))
+    raises(IllegalMoveError, lambda: pos.move_text(bad), repr(bad))
+    raises(IllegalMoveError, lambda: pos.san(bad), repr(bad))
+    assert pos.fen() == START
+
+
+def test_push_of_text_suggests_push_text():
+    err = raises(IllegalMoveError, lambda: Position().push("e2e4"), "e2e4")
+    assert "push_text" in str(err)

@@ -10,7 +10,10 @@ import random
 
 import pytest
 
-from xboard_engine import Position, variant_names
+from xboard_engine import Move, MoveKind, Position, variant_names
+from xboard_engine.attacks import held
+from xboard_engine.moves import PASS_MOVE
+from xboard_engine.movegen import _pseudo_moves
 
 PLIES_PER_VARIANT = 2400
 GAME_LENGTH = 120
@@ -19,15 +22,18 @@ GAME_LENGTH = 120
 def _check_position(pos: Position, variant: str, check_san: bool) -> None:
     fen = pos.fen()
     assert pos.hash == pos.compute_hash(), fen
+    assert pos.score == pos.compute_score(), fen
     again = Position.from_fen(fen, variant)
     assert again.fen() == fen
     assert again.hash == pos.hash, fen
     legal = pos.legal_moves()
     assert len(set(legal)) == len(legal), f"duplicate moves in {fen}"
-    reference = {m for m in pos._pseudo_moves() if pos._is_safe_after(m)}
-    if pos.v.has_jailers and pos._held(pos.kings[pos.stm], pos.stm) and not pos.is_check():
-        reference.add((0, 0, 0, 7))
+    reference = {m for m in _pseudo_moves(pos, False) if pos.is_safe_after(m)}
+    if pos.v.has_jailers and held(pos, pos.kings[pos.stm], pos.stm) and not pos.is_check():
+        reference.add(PASS_MOVE)
     assert set(legal) == reference, fen
+    captures = set(pos.legal_captures())
+    assert captures == {m for m in legal if pos.is_capture(m) or _promotes(pos, m)}, fen
     texts = set()
     for m in legal:
         text = pos.move_text(m)
@@ -60,23 +66,28 @@ def test_random_play_invariants(variant: str) -> None:
             pos = _random_setup(variant, rng)
             continue
         # Prefer special moves now and then so pushes, castles and promotions are well covered.
-        special = [m for m in legal if m[3] >= 3 or m[2] != pos.board[m[0]]]
+        special = [m for m in legal if m.kind >= MoveKind.CASTLE or m.placed != pos.board[m.frm]]
         move = rng.choice(special if special and rng.random() < 0.3 else legal)
         pos.push(move)
         plies += 1
     # Unwind the last game completely: every pop must restore the earlier hash.
-    while pos._stack:
+    while pos.ply:
         pos.pop()
         assert pos.hash == pos.compute_hash()
+        assert pos.score == pos.compute_score()
+    assert pos.fen() == pos.root_fen()
 
 
 def _uci(pos: Position, m, chess960: bool) -> str:
     """Our move as python-chess writes it (Chess960 castles as king takes rook)."""
-    if m[3] == 3 and chess960:
-        return pos.v.names[m[0]] + pos.v.names[m[4]]
-    if m[3] == 3:
-        return pos.v.names[m[0]] + pos.v.names[m[1]]
+    if m.kind == MoveKind.CASTLE:
+        return pos.v.names[m.frm] + pos.v.names[m.square2 if chess960 else m.to]
     return pos.move_text(m)
+
+
+def _promotes(pos: Position, m: Move) -> bool:
+    """A pawn that becomes another unit (not a push: a pushed pawn never promotes, R8.3)."""
+    return m.kind == MoveKind.NORMAL and pos.v.is_pawn[pos.board[m.frm]] and m.placed != pos.board[m.frm]
 
 
 @pytest.mark.parametrize("variant", ["normal", "fischerandom"])

@@ -1,4 +1,4 @@
-"""Perft (leaf counts of the legal-move tree) for normal, fischerandom, chess80 and fullcavalry.
+"""Perft (leaf counts of the legal-move tree) for every variant.
 
 Orthodox numbers: chessprogramming wiki "Perft Results" (positions 1..6).
 Chess960 numbers: chessprogramming wiki "Chess960 Perft Results"; every number below was re-checked
@@ -186,3 +186,36 @@ def test_perft_fullcavalry_start_constructor():
     pos = Position("fullcavalry")
     assert pos.fen() == FULLCAVALRY_START
     assert pos.perft(2) == 400
+
+
+# --- 8piece, 8piece-random, 8piece-2019 -------------------------------------------------------
+# 8piece start perft(4) = 5,131,620 is also the count of an independent implementation. The numbers are regression values of this
+# implementation; they changed once, when R8.8 was clarified (a pushed lancer moving along its
+# old facing must end facing the board): 8piece-random #1234 depth 3 went from 90625 to 90605.
+EIGHTPIECE_MIDDLE = "j2q1bnr/p3ppQ1/s1k4p/8/2pP4/2P3P1/PP3K1P/J1S2BNR w - - 0 13"
+EIGHTPIECE_2019_MIDDLE = "j1sq3r/ppp1kp1p/3b1n2/4p1p1/PP6/3P1K1N/1SP1m2P/1JQ2B1R w - - 0 13"
+EIGHTPIECE_RANDOM_MIDDLE = "q2erskj/ppp2pp1/7p/n3P3/1P5P/N2P3P/P3P2J/Q1B1RSK1 w Qk - 1 13"
+
+
+@pytest.mark.parametrize("variant,fen,depth,leaves", [
+    pytest.param(variant, fen, depth, leaves, id=f"{name}-d{depth}",
+                 marks=[pytest.mark.slow] if leaves > SLOW_LEAVES else [])
+    for variant, name, fen, counts in [
+        ("8piece", "start", None, [55, 2992, 124862, 5131620]),
+        ("8piece", "middle", EIGHTPIECE_MIDDLE, [38, 1028, 38561]),
+        ("8piece-2019", "start", None, [55, 2992, 124723]),
+        ("8piece-2019", "middle", EIGHTPIECE_2019_MIDDLE, [28, 1426, 41326]),
+        ("8piece-random", "setup0", "#0", [58, 2410, 87702]),
+        ("8piece-random", "setup1234", "#1234", [58, 2467, 90605]),
+        ("8piece-random", "middle", EIGHTPIECE_RANDOM_MIDDLE, [29, 722, 22003]),
+    ]
+    for depth, leaves in enumerate(counts, start=1)
+])
+def test_perft_eightpiece(variant, fen, depth, leaves):
+    if fen is None:
+        pos = Position(variant)
+    elif fen.startswith("#"):
+        pos = Position(variant, number=int(fen[1:]))
+    else:
+        pos = Position.from_fen(fen, variant)
+    assert pos.perft(depth) == leaves

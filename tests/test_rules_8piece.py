@@ -246,6 +246,22 @@ def test_R4_4_castling_through_hold_square_then_partner_held():
     assert texts_from(pos, "f1") == set()
 
 
+def test_R5_6_castling_jailer_holding_an_attacker_keeps_it_held():
+    # The sentry on a2 could push the queen b3 onto d1, but the jailer a1 holds it before the move.
+    pos = P("4k3/8/8/8/8/1Q6/s7/J3K3 w Q - 0 1")
+    assert "e1c1" in pos.legal_texts()
+    pos.push_text("e1c1")
+    assert fen6(pos) == "4k3/8/8/8/8/1Q6/s7/2KJ4 b - - 1 1"
+
+
+def test_R5_6_unit_held_only_after_arrival_still_attacks_the_path():
+    # The black pawn on c2 attacks d1; the jailer landing on d1 would hold it only after arriving.
+    pos = P("4k3/8/8/8/8/8/2p5/J3K3 w Q - 0 1")
+    assert not pos.is_check() and pos.is_attacked("d1", "b")
+    assert "e1c1" not in pos.legal_texts()
+    assert "e1c1" in P("4k3/8/8/8/8/8/8/J3K3 w Q - 0 1").legal_texts()
+
+
 def test_R4_4_no_castling_with_held_partner():
     pos = P("4k3/8/8/8/8/8/7j/4K2R w K - 0 1")
     assert texts_from(pos, "e1") == {"e1d1", "e1d2", "e1e2", "e1f1", "e1f2"}
@@ -499,18 +515,28 @@ def test_R8_8_pushed_lancer_may_turn_then_move():
     turned = {"d5d6c", "d5d7c", "d5d8c", "d5e6d", "d5f7d", "d5g8d", "d5e5e", "d5f5e", "d5g5e",
               "d5h5e", "d5d4g", "d5d3g", "d5d2g", "d5d1g", "d5c4h", "d5b3h", "d5a2h", "d5c5m",
               "d5b5m", "d5a5m"}
-    assert texts_from(pos, "d5") == lancer_texts("d5", ["c6", "b7", "a8"], "o") | {"d5a8"} | turned
+    assert texts_from(pos, "d5") == lancer_texts("d5", ["c6", "b7", "a8"], "o") | turned
     pos.push_text("d5d8c")
     assert pos.fen() == "3c4/8/8/8/4S2k/8/8/7K w - - 2 2"
 
 
-def test_P6_pushed_lancer_turn_keeping_facing_adds_edge_landings_only():
+def test_R8_8_turn_must_change_the_facing():
+    """R8.8 (P6 withdrawn): moving along the facing the pushed lancer already has is an ordinary
+    lancer move (R3.2), so it may not end facing off the board."""
     restricted = P("8/8/8/3o4/4S2k/8/8/7K b - - 1 1 e4d5")
     plain = P("8/8/8/3o4/4S2k/8/8/7K b - - 1 1")
     ordinary = lancer_texts("d5", ["c6", "b7", "a8"], "o")
     assert texts_from(plain, "d5") == ordinary
     nw = {t for t in texts_from(restricted, "d5") if t[2:4] in ("c6", "b7", "a8")}
-    assert nw == ordinary | {"d5a8"}
+    assert nw == ordinary
+    # The issue's example: after the nudge b2c5,c5d4 the lancer on c5 faces NW; c5a7 would leave it
+    # on a7 facing off the board.
+    pos = P("4k3/8/8/8/3f4/8/1S4PP/6NK w - - 0 1")
+    pos.push_text("b2c5,c5d4")
+    assert pos.piece_at("c5") == "o"
+    legal = pos.legal_texts()
+    assert "c5a7" not in legal and "c5b6" in legal
+    assert {t for t in legal if t.startswith("c5a7")} == {"c5a7c", "c5a7d", "c5a7e", "c5a7f", "c5a7g"}
 
 
 def test_R8_9_pawn_arriving_on_new_square_resets_fifty_move_count():

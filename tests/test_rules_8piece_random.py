@@ -225,3 +225,11 @@ def test_seed_several_thousand_starting_positions():
     """Even with this restriction on the lancer's starting direction, 8-Piece Random Chess still has
     several thousand possible starting positions."""
     assert len({w for _, w in numbered_setups()}) == 3840
+
+
+def test_R5_6_castling_jailer_holding_an_attacker_keeps_it_held():
+    # The knight on h2 attacks f1 on the king's path, but the partner jailer on h1 holds it.
+    pos = P("r3k2j/8/8/8/8/8/7n/R3K2J w KQ - 0 1")
+    assert "e1h1" in pos.legal_texts()
+    pos.push_text("e1h1")
+    assert pos.fen().split()[0] == "r3k2j/8/8/8/8/8/7n/R4JK1"

@@ -2,13 +2,17 @@
 
 >>> from xboard_engine import Position
 >>> Position("8piece").perft(1)
-20
+55
 """
-from .errors import IllegalMoveError, InvalidFenError, RulesError, UnknownVariantError
-from .position import Move, Outcome, Position
+from .errors import (EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError, RulesError,
+                     UnknownVariantError)
+from .moves import Move, MoveKind
+from .outcome import Outcome
+from .position import Position
 from .variant import Variant, get_variant, variant_names
 
 __version__ = "0.1.0"
 
-__all__ = ["Position", "Move", "Outcome", "Variant", "get_variant", "variant_names", "RulesError",
-           "UnknownVariantError", "InvalidFenError", "IllegalMoveError", "__version__"]
+__all__ = ["Position", "Move", "MoveKind", "Outcome", "Variant", "get_variant", "variant_names", "RulesError",
+           "UnknownVariantError", "InvalidFenError", "InvalidSquareError", "IllegalMoveError", "EmptyHistoryError",
+           "__version__"]

@@ -15,3 +15,11 @@ class InvalidFenError(RulesError):
 
 class IllegalMoveError(RulesError):
     """Move text that is malformed, ambiguous, or not a legal move in the position."""
+
+
+class InvalidSquareError(RulesError):
+    """A square name that is not on the variant's board (or a side that is not "w" or "b")."""
+
+
+class EmptyHistoryError(RulesError, IndexError):
+    """``pop()`` with no move to take back."""

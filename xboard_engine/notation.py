@@ -4,10 +4,10 @@ from typing import TYPE_CHECKING, Dict, List, Optional
 
 from .errors import IllegalMoveError
 from .pieces import FACING_LETTERS, FACING_NAMES, LANCER, PAWN
-from .position import CASTLE, EDGE, EP, JUMP, PASS, PUSH, Move
+from .moves import CASTLE, EDGE, EP, JUMP, PASS, PUSH, Move
 
 if TYPE_CHECKING:
-    from .position import Position
+    from .position import Position  # noqa: F401
 
 _AMBIGUOUS = object()
 _SQUARE = r"[a-z]\d{1,2}"
@@ -27,7 +27,7 @@ def _facing_letter(pos: "Position", code: int) -> str:
 
 
 def _is_kingside(m: Move) -> bool:
-    return m[4] > m[0]
+    return m.square2 > m.frm
 
 
 # ====================================================================== coordinate text
@@ -35,11 +35,11 @@ def move_text(pos: "Position", m: Move) -> str:
     """The coordinate text of legal move ``m`` (as sent over the XBoard protocol)."""
     v = pos.v
     n = v.names
-    frm, to, placed, flag = m[0], m[1], m[2], m[3]
+    frm, to, placed, flag = m.frm, m.to, m.placed, m.kind
     if flag == PASS:
         return "@@@@"
     if flag == CASTLE:
-        rfrm, rto, rplaced = m[4], m[5], m[6]
+        rfrm, rto, rplaced = m.square2, m.to2, m.placed2
         if v.castling == "flexible":
             return f"{n[frm]}{n[to]},{n[to]}{n[to]}" if to == rfrm else n[frm] + n[to]
         if v.setup == "chess960":
@@ -50,9 +50,9 @@ def move_text(pos: "Position", m: Move) -> str:
             return f"{n[rfrm]}{n[rto]}{_facing_letter(pos, rplaced)},{n[frm]}{n[to]}"
         return n[frm] + n[to]
     if flag == PUSH:
-        return f"{n[frm]}{n[m[4]]},{n[m[4]]}{n[to]}"
+        return f"{n[frm]}{n[m.to2]},{n[m.to2]}{n[to]}"
     if flag == JUMP:
-        return f"{n[frm]}{n[m[4]]},{n[m[4]]}{n[to]}"
+        return f"{n[frm]}{n[m.square2]},{n[m.square2]}{n[to]}"
     text = n[frm] + n[to]
     moved = pos.board[frm]
     if flag != EDGE and placed != moved:
@@ -79,9 +79,9 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
     for m in legal:
         table[move_text(pos, m)] = m
     for m in legal:
-        frm, to, placed, flag = m[0], m[1], m[2], m[3]
+        frm, to, placed, flag = m.frm, m.to, m.placed, m.kind
         if flag == CASTLE:
-            rfrm, rto = m[4], m[5]
+            rfrm, rto = m.square2, m.to2
             if v.castling == "flexible":
                 if to == rfrm:
                     alias(n[frm] + n[to], m)                               # a human's drag
@@ -95,7 +95,7 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
                     alias(n[frm] + n[to], m)
                     alias(f"{n[rfrm]}{n[rto]},{n[frm]}{n[to]}", m)         # XBoard drops the turn letter
                 else:
-                    alias(f"{n[rfrm]}{n[rto]}{_facing_letter(pos, m[6])},{n[frm]}{n[to]}", m)
+                    alias(f"{n[rfrm]}{n[rto]}{_facing_letter(pos, m.placed2)},{n[frm]}{n[to]}", m)
         elif flag == PUSH:
             alias(n[frm] + n[to], m)                                       # only if unique
         elif flag == EDGE:
@@ -109,7 +109,7 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
 
 
 def _partner_keeps_facing(pos: "Position", m: Move) -> bool:
-    return m[6] == pos.board[m[4]]
+    return m.placed2 == pos.board[m.square2]
 
 
 def parse_move(pos: "Position", text: str, legal: Optional[List[Move]] = None) -> Move:
@@ -145,7 +145,7 @@ def _match_reordered_push(pos: "Position", t: str, legal: List[Move]) -> object:
         return None
     by_name = pos.v.by_name
     a, b, c = (by_name.get(match.group(i)) for i in (1, 2, 4))
-    found = [m for m in legal if m[3] == PUSH and m[0] == a and m[1] == b and m[4] == c]
+    found = [m for m in legal if m.kind == PUSH and m.frm == a and m.to == b and m.to2 == c]
     if len(found) > 1:
         return _AMBIGUOUS
     return found[0] if found else None
@@ -170,11 +170,11 @@ def _san_body(pos: "Position", m: Move, legal: List[Move]) -> str:
     v = pos.v
     n = v.names
     B = pos.board
-    frm, to, placed, flag = m[0], m[1], m[2], m[3]
+    frm, to, placed, flag = m.frm, m.to, m.placed, m.kind
     if flag == PASS:
         return "--"
     if flag == CASTLE:
-        rfrm, rplaced = m[4], m[6]
+        rfrm, rplaced = m.square2, m.placed2
         if v.castling == "flexible":
             k = abs(v.file_of[to] - v.file_of[frm])
             return f"{k}-{k}" if rfrm < frm else f"{k}-{k}-{k}"
@@ -185,17 +185,17 @@ def _san_body(pos: "Position", m: Move, legal: List[Move]) -> str:
     moved = B[frm]
     letter = _kind_letter(pos, moved)
     if flag == PUSH:
-        uto = m[4]
+        uto = m.to2
         unit = B[to]
-        others = [o for o in legal if o[3] == PUSH and o[1] == to and o[4] == uto and o[0] != frm]
+        others = [o for o in legal if o.kind == PUSH and o.to == to and o.to2 == uto and o.frm != frm]
         victim = B[uto] if uto != frm else 0
         unit_letter = "" if v.behaviour[unit] == PAWN else _kind_letter(pos, unit)
-        return (f"S{_disambiguation(pos, frm, [o[0] for o in others])}{n[to]}>"
+        return (f"S{_disambiguation(pos, frm, [o.frm for o in others])}{n[to]}>"
                 f"{unit_letter}{'x' if victim else ''}{n[uto]}")
     if flag in (JUMP, EDGE):
-        victim = m[4] if flag == JUMP else to
-        others = [o[0] for o in legal if o[0] != frm and
-                  ((o[3] == JUMP and o[4] == victim) or (o[3] == EDGE and o[1] == victim))]
+        victim = m.square2 if flag == JUMP else to
+        others = [o.frm for o in legal if o.frm != frm and
+                  ((o.kind == JUMP and o.square2 == victim) or (o.kind == EDGE and o.to == victim))]
         return f"S{_disambiguation(pos, frm, others)}x{n[victim]}"
     capture = B[to] != 0 or flag == EP
     if v.behaviour[moved] == PAWN:
@@ -205,8 +205,8 @@ def _san_body(pos: "Position", m: Move, legal: List[Move]) -> str:
             if v.behaviour[placed] == LANCER:
                 text += "=" + FACING_NAMES[v.facing[placed]]
         return text
-    others = [o[0] for o in legal if o[1] == to and o[0] != frm and o[3] < CASTLE
-              and B[o[0]] and _kind_letter(pos, B[o[0]]) == letter]
+    others = [o.frm for o in legal if o.to == to and o.frm != frm and o.kind < CASTLE
+              and B[o.frm] and _kind_letter(pos, B[o.frm]) == letter]
     text = letter + _disambiguation(pos, frm, others) + ("x" if capture else "") + n[to]
     if v.behaviour[moved] == LANCER and placed != moved:
         text += "=" + FACING_NAMES[v.facing[placed]]
@@ -275,12 +275,12 @@ def _loose_piece_match(pos: "Position", match, legal: List[Move]) -> Optional[Mo
     to = v.by_name.get(dest)
     found = []
     for m in legal:
-        if m[1] != to or m[3] >= CASTLE:
+        if m.to != to or m.kind >= CASTLE:
             continue
-        code = pos.board[m[0]]
+        code = pos.board[m.frm]
         if _kind_letter(pos, code) != letter:
             continue
-        name = v.names[m[0]]
+        name = v.names[m.frm]
         if file_hint and name[0] != file_hint or rank_hint and name[1:] != rank_hint:
             continue
         body = _san_body(pos, m, legal)

@@ -14,7 +14,8 @@ from typing import IO, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from .errors import RulesError
-from .position import CASTLE, Move, Position
+from .moves import CASTLE, Move
+from .position import Position
 from .search import Info, Limits, Searcher, format_score
 from .variant import get_variant, variant_names
 

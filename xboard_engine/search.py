@@ -1,14 +1,16 @@
 """Alpha-beta search: iterative deepening, transposition table, quiescence, simple evaluation.
 
 The search sees the rules core only through this interface of ``Position``: ``legal_moves()``,
-``push()``, ``pop()``, ``is_check()``, ``hash``, ``stm``, ``halfmove``, ``game_hashes()`` and the
-evaluation helpers ``material_and_placement()`` / ``move_victim_value()``.
+``legal_captures()``, ``push()``, ``pop()``, ``is_check()``, ``hash``, ``stm``, ``halfmove``,
+``game_hashes()`` and the evaluation helpers ``material_and_placement()`` (kept incrementally by
+``push``/``pop``) and ``move_victim_value()``.
 """
 import random
 import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .position import Move, Position
+from .moves import Move
+from .position import Position
 
 MATE = 100000
 MATE_BOUND = MATE - 1000
@@ -215,18 +217,19 @@ class Searcher:
         if self.nodes & 255 == 0:
             self._check_limits()
         in_check = qply < 2 and pos.is_check()
-        moves = pos.legal_moves()
-        if not moves:
-            return (-MATE + ply if pos.is_check() else 0)
-        if not in_check:
+        if in_check:
+            moves = pos.legal_moves()
+            if not moves:
+                return -MATE + ply
+        else:
             stand = self.evaluate(pos)
             if stand >= beta:
                 return stand
             if stand > alpha:
                 alpha = stand
-            moves = [m for m in moves if pos.move_victim_value(m) > 0]
             if qply > 8:
                 return alpha
+            moves = pos.legal_captures()
         best = alpha if not in_check else -INFINITY
         for m in self._ordered(pos, moves, None, ply):
             pos.push(m)

@@ -1,27 +1,21 @@
 """Variants as data: the INI definitions in ``variants/`` turned into the tables the core runs on.
 
-Board geometry: a padded one-dimensional mailbox.  A rank of ``files`` squares is stored in a row of
-``files + 2`` cells, and two padding rows lie above and below the board, so every leap of up to two
-squares from a board square lands either on the board or on an ``OFF`` cell (the 10x12 idea,
-generalised to any width).
-
-Piece codes: ``0`` is empty, ``OFF`` (128) is outside the board, white units are ``1..63`` and black
-units the same plus ``BLACK`` (64).  Each lancer facing is a code of its own, so a facing change is
-simply a different code placed on the destination square.
+The board geometry is ``board.Board``.  Piece codes: ``0`` is empty, ``OFF`` (128) is outside the
+board, white units are ``1..63`` and black units the same plus ``BLACK`` (64).  Each lancer facing is a
+code of its own, so a facing change is simply a different code placed on the destination square.
+Every code points at its behaviour (``behaviours``), which answers the core's questions about it.
 """
 import configparser
 import os
 import random
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from .behaviours import BEHAVIOURS, Behaviour
+from .board import BLACK, EMPTY, OFF, Board
 from .errors import InvalidFenError, UnknownVariantError
-from .pieces import (DIAGONAL, FACING_LETTERS, FACINGS, JAILER, LANCER, LEAPER_SLIDER, PAWN,
-                     PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind)
+from .pieces import FACING_LETTERS, JAILER, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind
 
-EMPTY = 0
-BLACK = 64
-OFF = 128
-WHITE_SIDE, BLACK_SIDE = 0, 1
+__all__ = ["Variant", "get_variant", "variant_names", "EMPTY", "BLACK", "OFF"]
 
 
 def _variants_dir() -> str:
@@ -57,13 +51,12 @@ def _read_definitions() -> Dict[str, Dict[str, str]]:
     return {name: resolve(name) for name in raw}
 
 
-class Variant:
+class Variant(Board):
     """One variant's rules and the precomputed tables of its board and pieces."""
 
     def __init__(self, name: str, spec: Dict[str, str]) -> None:
+        Board.__init__(self, int(spec["files"]), int(spec["ranks"]))
         self.name = name
-        self.files = int(spec["files"])
-        self.ranks = int(spec["ranks"])
         self.setup = spec.get("setup", "fixed")
         self.chess960_style = self.setup != "fixed"
         self.castling = spec.get("castling", "standard")
@@ -74,47 +67,9 @@ class Variant:
         self.start_fen = spec.get("start", "")
         kinds = [PIECE_KINDS[n] for n in spec["pieces"].split()]
         self.kinds = kinds
-        self._build_geometry()
         self._build_codes(kinds, spec["promotion"].split(), spec.get("castling_partners", "").split())
         self._build_attack_tables()
         self._build_evaluation()
-
-    # ----------------------------------------------------------------- geometry
-    def _build_geometry(self) -> None:
-        w, h = self.files, self.ranks
-        self.stride = s = w + 2
-        self.size = (h + 5) * s      # one spare row: two-square leaps from the top corner
-        self.squares: List[int] = [self.square(f, r) for r in range(h) for f in range(w)]
-        self.file_of = [-1] * self.size
-        self.rank_of = [-1] * self.size
-        for r in range(h):
-            for f in range(w):
-                sq = self.square(f, r)
-                self.file_of[sq] = f
-                self.rank_of[sq] = r
-        self.names = {sq: "abcdefghijklmnopqrstuvwxyz"[self.file_of[sq]] + str(self.rank_of[sq] + 1)
-                      for sq in self.squares}
-        self.by_name = {v: k for k, v in self.names.items()}
-        self.facing_steps = [self.step(df, dr) for df, dr in FACINGS]
-        # line[a][b]: the unit step from a towards b when they share a rank, file or diagonal.
-        self.line: Dict[int, Dict[int, int]] = {}
-        for a in self.squares:
-            row: Dict[int, int] = {}
-            for d in self.facing_steps:
-                t = a + d
-                while self.rank_of[t] >= 0:
-                    row[t] = d
-                    t += d
-            self.line[a] = row
-
-    def square(self, file: int, rank: int) -> int:
-        return (rank + 2) * self.stride + file + 1
-
-    def step(self, df: int, dr: int) -> int:
-        return dr * self.stride + df
-
-    def on_board(self, sq: int) -> bool:
-        return 0 <= sq < self.size and self.rank_of[sq] >= 0
 
     # ----------------------------------------------------------------- pieces
     def _build_codes(self, kinds: Sequence[PieceKind], promotion: Sequence[str],
@@ -123,9 +78,11 @@ class Variant:
         self.letter = [""] * n           # FEN letter per code
         self.kind_of: List[Optional[PieceKind]] = [None] * n
         self.behaviour = [-1] * n
+        self.behaviour_of: List[Behaviour] = [Behaviour()] * n
         self.leaps: List[Tuple[int, ...]] = [()] * n
         self.slides: List[Tuple[int, ...]] = [()] * n
         self.facing = [-1] * n           # lancer facing index, -1 for other units
+        self.facing_step = [0] * n       # lancer facing as a board step, 0 for other units
         self.value = [0] * n
         self.is_pawn = [False] * n
         self.is_king = [False] * n
@@ -147,10 +104,12 @@ class Variant:
                     self.code_of[self.letter[code]] = code
                     self.kind_of[code] = kind
                     self.behaviour[code] = kind.behaviour
+                    self.behaviour_of[code] = BEHAVIOURS[kind.behaviour]
                     sign = 1 if side == 0 else -1
                     self.leaps[code] = tuple(self.step(df, dr * sign) for df, dr in kind.leaps)
                     self.slides[code] = tuple(self.step(df, dr) for df, dr in kind.slides)
                     self.facing[code] = facing
+                    self.facing_step[code] = self.facing_steps[facing] if facing >= 0 else 0
                     self.value[code] = kind.value
                     self.is_pawn[code] = kind.behaviour == PAWN
                     self.is_king[code] = kind.royal
@@ -182,42 +141,52 @@ class Variant:
                     self.promotion_codes[side].append(self.code_of[kind.letter if side == 0
                                                                    else kind.letter.lower()])
         self.promotion_letters = "".join(sorted({PIECE_KINDS[n].letter for n in promotion}))
+        # (code, facing step or 0) per promotion piece: a lancer may not face off the board (R3.2).
+        self.promotion_moves = [[(c, self.facing_step[c]) for c in self.promotion_codes[side]]
+                                for side in (0, 1)]
+        self.lancer_facings = [[(c, self.facing_step[c]) for c in self.lancer_codes[side]] for side in (0, 1)]
+        # Per-side tables (the only places that know which way a side's pawns go).
         self.pawn_forward = [self.stride, -self.stride]
         self.pawn_captures = [(self.stride - 1, self.stride + 1), (-self.stride - 1, -self.stride + 1)]
+        self.promotion_rank = [self.ranks - 1, 0]
+        self.back_rank = [0, self.ranks - 1]
+        self.double_step_from = [[False] * self.size for _ in (0, 1)]
+        for sq in self.squares:
+            for side in (0, 1):
+                own_rank = self.rank_of[sq] if side == 0 else self.ranks - 1 - self.rank_of[sq]
+                self.double_step_from[side][sq] = own_rank in self.double_step_ranks
+        # A push can move a pawn back onto its own first rank (R8.3).
+        self.pawn_back_rank_allowed = self.has_push
         self.jailer_codes = [[c for c in range(1, OFF) if self.is_jailer[c] and c < BLACK],
                              [c for c in range(1, OFF) if self.is_jailer[c] and c > BLACK]]
 
     def _build_attack_tables(self) -> None:
-        """Reverse tables for 'is square X attacked by side C': look outward from X."""
-        s = self.stride
+        """Reverse tables for 'is square X attacked by side C': look outward from X.  Each behaviour
+        says how it attacks (leaps, slides, a lancer's facing, or special: asked per unit)."""
         self.leap_attack: List[List[Tuple[int, FrozenSet[int]]]] = []
         self.ray_attack: List[List[Tuple[int, FrozenSet[int], int]]] = []
-        self.sentry_codes: List[Tuple[int, ...]] = []
+        self.special_attackers: List[FrozenSet[int]] = []
         for side in (0, 1):
             codes = [c for c in range(1, OFF) if self.kind_of[c] is not None and (c > BLACK) == (side == 1)]
             by_offset: Dict[int, set] = {}
             for c in codes:
-                if self.behaviour[c] == LEAPER_SLIDER:
-                    for o in self.leaps[c]:
-                        by_offset.setdefault(-o, set()).add(c)
-                elif self.behaviour[c] == PAWN:
-                    for o in self.pawn_captures[side]:
-                        by_offset.setdefault(-o, set()).add(c)
+                for o in self.behaviour_of[c].attack_leaps(self, c, side):
+                    by_offset.setdefault(-o, set()).add(c)
             self.leap_attack.append([(o, frozenset(cs)) for o, cs in sorted(by_offset.items())])
             rays = []
             for d in self.facing_steps:
-                sliders = frozenset(c for c in codes if self.behaviour[c] == LEAPER_SLIDER
-                                    and -d in self.slides[c])
+                sliders = frozenset(c for c in codes if -d in self.behaviour_of[c].attack_slides(self, c))
                 lancer = 0
                 for c in codes:
-                    if self.behaviour[c] == LANCER and self.facing_steps[self.facing[c]] == -d:
+                    if self.behaviour_of[c].attack_facing(self, c) == -d:
                         lancer = c
                 rays.append((d, sliders, lancer))
             self.ray_attack.append(rays)
-            self.sentry_codes.append(tuple(c for c in codes
-                                           if self.behaviour[c] in (SENTRY_PUSH, SENTRY_JUMP)))
-        self.diagonal_steps = [self.step(df, dr) for df, dr in DIAGONAL]
-        self.orthogonal_steps = [s, 1, -s, -1]
+            self.special_attackers.append(frozenset(c for c in codes if self.behaviour_of[c].special_attacker))
+        self.has_special_attackers = any(self.special_attackers)
+        # Per code, the behaviour's generators, bound once (the generation loop calls these).
+        self.move_gen = [b.moves for b in self.behaviour_of]
+        self.capture_gen = [b.captures for b in self.behaviour_of]
 
     def _build_evaluation(self) -> None:
         """piece_square[code][sq]: material plus a small placement term (centre, pawn advance)."""
@@ -237,6 +206,9 @@ class Variant:
                 else:
                     bonus = 5 * centre
                 self.piece_square[code][sq] = self.value[code] + bonus
+        # The same signed (White plus, Black minus): what ``Position.score`` accumulates.
+        self.signed_piece_square = [[-x for x in row] if code > BLACK else list(row)
+                                    for code, row in enumerate(self.piece_square)]
 
     # ----------------------------------------------------------------- setups
     def start_fen_for(self, number: Optional[int] = None, rng: Optional[random.Random] = None) -> str:

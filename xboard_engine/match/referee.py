@@ -190,10 +190,7 @@ class _Game:
                           self.tcs[1].pgn() if self.tcs[1] != self.tcs[0] else "")
 
     def _start_position_fen(self) -> str:
-        pos = self.pos.copy()
-        while pos._stack:
-            pos.pop()
-        return pos.fen()
+        return self.pos.root_fen()
 
     def _play(self) -> Tuple[str, str, str]:
         colours = ("White", "Black")
@@ -263,7 +260,7 @@ class _Game:
             self.sans.append(self.pos.san(move))
             text = self.pos.move_text(move)
             self.moves.append(text)
-            irreversible = self.pos.move_victim_value(move) > 0 or self.pos.v.is_pawn[self.pos.board[move[0]]]
+            irreversible = self.pos.is_zeroing(move)
             self.pos.push(move)
             self._count_scores(side, engine.last_score, irreversible)
             last_move = text
@@ -277,10 +274,10 @@ class _Game:
         out = []
         for text in self.moves:
             move = pos.parse_move(text)
-            if move[3] == 3:
+            if pos.is_castle(move):
                 v = pos.v
-                target = move[4] if self.variant == "fischerandom" else move[1]
-                out.append(v.names[move[0]] + v.names[target])
+                target = move.square2 if self.variant == "fischerandom" else move.to
+                out.append(v.names[move.frm] + v.names[target])
             else:
                 out.append(text)
             pos.push(move)

@@ -1,0 +1,97 @@
+"""Attacks, holds and pins: which squares a side attacks, read off the position.
+
+An attack on ``x`` by side ``by`` means ``by`` could capture a unit of the other side standing on
+``x`` (P3): leapers, pawns and sliders through the variant's reverse tables, lancers along their
+facing (jumping their own units, R3.1), a pushed lancer after its push (R8.8), and the sentries
+(R8.6, R9.3) by asking their behaviour.  Held units attack nothing (R4.2).
+"""
+from typing import TYPE_CHECKING, Dict, Set
+
+from .board import BLACK, OFF
+
+if TYPE_CHECKING:
+    from .position import Position
+
+
+def held(pos: "Position", sq: int, side: int) -> bool:
+    """R4.2: the unit of ``side`` on ``sq`` is orthogonally next to an enemy jailer."""
+    B = pos.board
+    jailers = pos.v.jailer_codes[1 - side]
+    s = pos.v.stride
+    return B[sq + s] in jailers or B[sq - s] in jailers or B[sq + 1] in jailers or B[sq - 1] in jailers
+
+
+def attacked(pos: "Position", x: int, by: int) -> bool:
+    """Could side ``by`` capture a unit of the other side standing on square ``x``?"""
+    v = pos.v
+    B = pos.board
+    holds = v.has_jailers
+    for o, codes in v.leap_attack[by]:
+        if B[x + o] in codes and not (holds and held(pos, x + o, by)):
+            return True
+    lo, hi = (0, BLACK) if by == 0 else (BLACK, OFF)
+    for d, sliders, lancer in v.ray_attack[by]:
+        s = x + d
+        t = B[s]
+        while t == 0:
+            s += d
+            t = B[s]
+        if not lo < t < hi:
+            continue
+        if t in sliders and not (holds and held(pos, s, by)):
+            return True
+        if lancer:
+            while True:
+                if t == lancer and not (holds and held(pos, s, by)):
+                    return True
+                s += d
+                t = B[s]
+                if t and not lo < t < hi:
+                    break
+    if v.has_special_attackers:
+        special = v.special_attackers[by]
+        behaviour_of = v.behaviour_of
+        for s in pos.units[by]:
+            p = B[s]
+            if p in special and not (holds and held(pos, s, by)) and behaviour_of[p].threatens(pos, s, p, x, by):
+                return True
+    restriction = pos.restriction
+    if restriction and v.has_lancers:
+        r = restriction[1]
+        p = B[r]
+        if v.facing_step[p] and (p >> 6) == by and not (holds and held(pos, r, by)):
+            return v.behaviour_of[p].threatens_after_push(pos, r, x, by)  # type: ignore[attr-defined]
+    return False
+
+
+def pins(pos: "Position", king: int, us: int) -> Dict[int, Set[int]]:
+    """Own units that alone shield the king from an enemy slider or lancer: square -> the squares it
+    may still move to (the ray from the king up to and including the pinner).
+
+    A lancer jumps its own side's units (R3.1), so on a lancer's ray enemy units are passed over: a
+    single own unit between king and a lancer facing the king is pinned.  Holds are ignored (a held
+    pinner still counts), which only ever makes a callers' test more careful."""
+    B = pos.board
+    olo, ohi = (0, BLACK) if us == 0 else (BLACK, OFF)
+    found: Dict[int, Set[int]] = {}
+    for d, sliders, lancer in pos.v.ray_attack[1 - us]:
+        pinned = 0
+        enemy_seen = False
+        s = king + d
+        t = B[s]
+        while t != OFF:
+            if t:
+                if olo < t < ohi:
+                    if pinned:
+                        break
+                    pinned = s
+                else:
+                    if pinned and (t == lancer or (not enemy_seen and t in sliders)):
+                        found[pinned] = set(range(king + d, s + d, d))
+                        break
+                    if not lancer:
+                        break
+                    enemy_seen = True
+            s += d
+            t = B[s]
+    return found

@@ -1,0 +1,71 @@
+"""The behaviour interface and what most behaviours share."""
+from typing import TYPE_CHECKING, Callable, List, Tuple
+
+from ..moves import NORMAL, Move
+
+if TYPE_CHECKING:
+    from ..position import Position
+    from ..variant import Variant
+
+AddMove = Callable[[Move], None]
+new_move = tuple.__new__      # Move(...) without NamedTuple's Python-level __new__ (hot paths)
+
+
+class Behaviour:
+    """Default answers: no moves, no captures, attacks nothing."""
+
+    name = "none"
+    # True when the reverse tables cannot describe its attacks and ``threatens`` must be asked.
+    special_attacker = False
+
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+        """Pseudo-legal moves of unit ``p`` on ``sq``; enemy codes lie strictly between elo and ehi."""
+
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+        """The captures and promotions among ``moves``."""
+
+    def moves_after_push(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+        """Moves of a unit pushed on the opponent's last move (R8.7 filters them afterwards)."""
+        self.moves(pos, sq, p, add, elo, ehi)
+
+    def pushed_moves(self, pos: "Position", u: int, p: int, dests: List[Tuple[int, int]]) -> None:
+        """R8: destinations ``(to, placed)`` of enemy unit ``p`` on ``u`` pushed by the side to move
+        (the sentry has already left its square, P1)."""
+
+    def pushed_reaches(self, pos: "Position", u: int, p: int, x: int, by: int) -> bool:
+        """R8.6: could ``p`` on ``u``, pushed by side ``by``, capture on ``x``?"""
+        return False
+
+    def threatens(self, pos: "Position", s: int, p: int, x: int, by: int) -> bool:
+        """For special attackers: could unit ``p`` of side ``by`` on ``s`` capture on ``x``?"""
+        return False
+
+    def attack_leaps(self, v: "Variant", code: int, side: int) -> Tuple[int, ...]:
+        """Offsets it captures by leaping (for the reverse attack tables)."""
+        return ()
+
+    def attack_slides(self, v: "Variant", code: int) -> Tuple[int, ...]:
+        """Steps it captures along as a slider."""
+        return ()
+
+    def attack_facing(self, v: "Variant", code: int) -> int:
+        """The step a lancer-like unit captures along, jumping its own side's units (0: none)."""
+        return 0
+
+
+def slide_to_empty(B: List[int], sq: int, d: int, p: int, add: AddMove) -> int:
+    """Add the quiet moves of a slide from ``sq`` along ``d``; return the first occupied square."""
+    to = sq + d
+    while B[to] == 0:
+        add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+        to += d
+    return to
+
+
+def empty_landings(B: List[int], u: int, steps, dests: List[Tuple[int, int]], placed: int) -> None:
+    """Destinations of a pushed jailer or sentry: slides onto empty squares only (R8.4)."""
+    for d in steps:
+        to = u + d
+        while B[to] == 0:
+            dests.append((to, placed))
+            to += d
