@@ -69,3 +69,13 @@ def empty_landings(B: List[int], u: int, steps, dests: List[Tuple[int, int]], pl
         while B[to] == 0:
             dests.append((to, placed))
             to += d
+
+
+def path_clear(B: List[int], a: int, x: int, d: int) -> bool:
+    """Whether every square strictly between ``a`` and ``x`` along step ``d`` is empty."""
+    s = a + d
+    while s != x:
+        if B[s]:
+            return False
+        s += d
+    return True

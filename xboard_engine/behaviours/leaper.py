@@ -3,7 +3,7 @@ from typing import TYPE_CHECKING, List, Tuple
 
 from ..board import OFF
 from ..moves import NORMAL, Move
-from .base import AddMove, Behaviour, new_move
+from .base import AddMove, Behaviour, new_move, path_clear
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -69,15 +69,7 @@ class LeaperSlider(Behaviour):
         if x - u in v.leaps[p]:
             return True
         d = v.line[u].get(x)
-        if not d or d not in v.slides[p]:
-            return False
-        B = pos.board
-        s = u + d
-        while s != x:
-            if B[s]:
-                return False
-            s += d
-        return True
+        return bool(d) and d in v.slides[p] and path_clear(pos.board, u, x, d)
 
     def attack_leaps(self, v: "Variant", code: int, side: int) -> Tuple[int, ...]:
         return v.leaps[code]

@@ -3,7 +3,7 @@ from typing import TYPE_CHECKING, List, Tuple
 
 from ..board import EMPTY, OFF
 from ..moves import EDGE, JUMP, Move
-from .base import AddMove, Behaviour, empty_landings, new_move, slide_to_empty
+from .base import AddMove, Behaviour, empty_landings, new_move, path_clear, slide_to_empty
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -44,13 +44,7 @@ class JumpSentry(Behaviour):
         """R9.3, P3: the diagonal from the sentry reaches ``x`` and the square beyond is free."""
         v = pos.v
         d = v.line[s].get(x)
-        if not d or d not in v.slides[p]:
+        if not d or d not in v.slides[p] or not path_clear(pos.board, s, x, d):
             return False
-        B = pos.board
-        t = s + d
-        while t != x:
-            if B[t]:
-                return False
-            t += d
-        beyond = B[x + d]
+        beyond = pos.board[x + d]
         return beyond == EMPTY or beyond == OFF
