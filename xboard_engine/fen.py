@@ -82,7 +82,7 @@ def _read_placement(pos: "Position", v: "Variant", placement: str, fen: str) -> 
                 raise InvalidFenError(f"rank {rank + 1} has more than {v.files} squares: {fen!r}")
             sq = v.square(file, rank)
             pos.board[sq] = code
-            pos.units[code >> 6].add(sq)
+            pos.units[code >> 6][sq] = None
             file += 1
             j += 1
         if file != v.files:

@@ -78,7 +78,9 @@ class Position:
         for sq in v.squares:
             board[sq] = EMPTY
         self.board = board
-        self.units: List[Set[int]] = [set(), set()]
+        # Each side's occupied squares, as insertion-ordered dicts (keys only): generation walks them,
+        # so the move order is the same on every interpreter.
+        self.units: List[Dict[int, None]] = [{}, {}]
         self.kings = [0, 0]
         self.castle_partner = [0, 0, 0, 0]
         self.castle_mask = [15] * v.size
@@ -106,7 +108,7 @@ class Position:
                      "castle_partner", "castle_mask", "pawn_history", "hash", "score", "_root_fen"):
             setattr(other, name, getattr(self, name))
         other.board = list(self.board)
-        other.units = [set(self.units[0]), set(self.units[1])]
+        other.units = [dict(self.units[0]), dict(self.units[1])]
         other.kings = list(self.kings)
         other._stack = list(self._stack)
         return other
@@ -339,11 +341,11 @@ class Position:
             before = B[sq]
             undo.append((sq, before))
             if before:
-                units[before >> 6].discard(sq)
+                del units[before >> 6][sq]
                 h ^= zp[before][sq]
                 score -= pst[before][sq]
             if after:
-                units[after >> 6].add(sq)
+                units[after >> 6][sq] = None
                 h ^= zp[after][sq]
                 score += pst[after][sq]
                 if is_king[after]:
@@ -426,9 +428,9 @@ class Position:
         for sq, before in reversed(undo):
             after = B[sq]
             if after:
-                units[after >> 6].discard(sq)
+                del units[after >> 6][sq]
             if before:
-                units[before >> 6].add(sq)
+                units[before >> 6][sq] = None
                 if is_king[before]:
                     self.kings[before >> 6] = sq
             B[sq] = before
