@@ -1,15 +1,33 @@
 #!/usr/bin/env python3
-"""Perft throughput benchmark: leaves per second with a full make/unmake of every leaf.
+"""Engine benchmark in two sections: perft throughput and fixed-depth search.
 
-Runs each variant's start position and Kiwipete. When python-chess is importable (here, or in the
-``--reference-python`` interpreter, default ``python3``, e.g. when this runs under PyPy), its
-push/pop perft runs on the same orthodox positions in the same run and the ratio is printed.
+PERFT section: leaves per second with a full make/unmake of every leaf. Runs each variant's start
+position and Kiwipete. When python-chess is importable (here, or in the ``--reference-python``
+interpreter, default ``python3``, e.g. when this runs under PyPy), its push/pop perft runs on the same
+orthodox positions in the same run and the ratio is printed.
 
-    python scripts/bench.py            # CPython
-    pypy3 scripts/bench.py             # PyPy, python-chess measured under python3
-    python scripts/bench.py --quick    # shallower depths
+SEARCH section (like Stockfish's ``bench``): a fixed list of start and middlegame positions of every
+variant, each searched to a fixed depth by a fresh ``Searcher()`` (no time limit, no randomizing).
+Per position it prints nodes, seconds and nodes/s; then per variant the nodes/s and its ratio to the
+orthodox (``normal``) nodes/s measured in the same run. The project's target is 8-Piece nodes/s at
+least half of orthodox. Middlegame positions are reached by fixed legal moves from the start.
 
-The last line is the signature: the total leaf count, which must not change unless the rules do.
+    python scripts/bench.py                 # CPython, both sections
+    pypy3 scripts/bench.py                  # PyPy, python-chess measured under python3
+    python scripts/bench.py --quick         # shallower depths
+    python scripts/bench.py --perft-only    # or --search-only
+
+The last lines are the signatures, which must not change unless the rules (perft) or the search do:
+``signature N`` is the total perft leaf count, ``search signature N`` the total number of search
+nodes over all search positions. Every position runs ``--repeat`` times (the fastest counts; the first
+run also warms up PyPy's JIT); repeated searches must visit the same number of nodes, else the script
+reports the position as nondeterministic and fails.
+
+The search signature is the same from run to run of one interpreter, but today it differs between
+CPython and PyPy: moves are generated in the iteration order of ``Position.units`` (sets of squares),
+which is hash-slot order in CPython and insertion order in PyPy and which also changes with the push/pop
+history of a Position, and the search breaks ties in its move ordering by generation order. So each
+search starts from a freshly built Position, and search signatures compare only within one interpreter.
 """
 import argparse
 import json
@@ -18,7 +36,7 @@ import platform
 import subprocess
 import sys
 import time
-from typing import Dict, Tuple
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -36,6 +54,37 @@ CASES = [
     ("8piece-2019 start", "8piece-2019", None, None, 3, 2),
 ]
 REFERENCE = [("normal start", START), ("normal kiwipete", KIWIPETE)]
+
+# Search positions: (label, variant, setup number or None, fen or None, moves from the start, depth,
+# quick depth). Depths are chosen so that the section takes about a minute on CPython with the default
+# --repeat 2 (the 8-Piece variants are searched less deep: they are several times slower per node).
+SEARCH_CASES = [
+    ("start", "normal", None, None, "", 5, 4),
+    ("ruy lopez", "normal", None, None,
+     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8", 4, 3),
+    ("kiwipete", "normal", None, KIWIPETE, "", 4, 2),
+    ("#0 start", "fischerandom", 0, None, "", 5, 4),
+    ("#0 middlegame", "fischerandom", 0, None,
+     "e2e4 e7e5 d1c3 d8c6 e1d3 e8d6 f2f4 e5f4 d3f4 f7f5 e4f5 c6d4 c3e4 d6f5 b2b3 b7b6", 4, 3),
+    ("start", "chess80", None, None, "", 4, 3),
+    ("middlegame", "chess80", None, None,
+     "e2e4 e7e5 i1h3 b8c6 f2f4 e5f4 h3f4 i8h6 c2c3 d7d6 d2d4 h6g4 b1d2 c8d7 g1e3 g4e3", 4, 3),
+    ("start", "fullcavalry", None, None, "", 5, 4),
+    ("middlegame", "fullcavalry", None, None,
+     "e2e4 e7e5 g1f3 g8f6 d2d4 e5d4 f3d4 f8c5 c2c3 b8c6 c1e3 e8g8 f1d3 d7d6 e1g1 c8g4", 3, 2),
+    ("start", "8piece", None, None, "", 3, 2),
+    ("middlegame", "8piece", None, None,
+     "e2e4 e7e5 g1f3 g8f6 d2d4 e5d4 f3d4 d7d5 e4d5 f6d5 f1c4 c7c6 e1g1 f8e7 b1d3c e8g8", 2, 1),
+    # a sentry pushes the e2 pawn to capture its own bishop on f1 (R8), leaving a push restriction
+    ("sentry push", "8piece", None, None,
+     "b1e4o d7d5 f2f3 f7f5 d2d3 f5e4 f3e4 c8g4 d1d2 g8f6 d2e3 d5d4 e3g5 g4f1,f1e2", 3, 2),
+    ("#0 start", "8piece-random", 0, None, "", 3, 2),
+    ("#0 middlegame", "8piece-random", 0, None,
+     "e2e4 e7e5 d1e3 d8e6 g2g3 g7g6 b2b3 b7b6 c1b2 c8b7 d2d3 d7d6 c2c3 c7c6 a2a4 a7a5", 3, 2),
+    ("start", "8piece-2019", None, None, "", 3, 2),
+    ("middlegame", "8piece-2019", None, None,
+     "e2e4 e7e5 g1f3 g8f6 d2d4 e5d4 f3d4 d7d5 e4d5 f6d5 f1c4 c7c6 e1g1 f8e7 b1d3c e8g8", 2, 1),
+]
 
 
 def reference_perft(depths: Dict[str, int]) -> Dict[str, Tuple[int, float]]:
@@ -73,24 +122,21 @@ def best_of(repeat: int, run) -> Tuple[int, float]:
     return result, best
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="shallower depths")
-    parser.add_argument("--reference-python", default="python3",
-                        help="interpreter that runs python-chess when it is not importable here")
-    parser.add_argument("--repeat", type=int, default=2, help="runs per position, the fastest counts")
-    parser.add_argument("--reference-only", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    global REPEAT
-    REPEAT = max(1, args.repeat)
-    if args.reference_only:
-        print(json.dumps(reference_perft(json.loads(args.reference_only))))
-        return 0
+def search_position(variant: str, number, fen, moves: str):
+    """The position of a search case: a FEN, or the (numbered) start followed by ``moves``."""
+    from xboard_engine import Position
 
+    pos = Position.from_fen(fen, variant) if fen else Position(variant, number=number)
+    for text in moves.split():
+        pos.push_text(text)
+    return pos
+
+
+def run_perft(args) -> Optional[int]:
+    """The perft section; returns the signature (total leaves), or None on a python-chess mismatch."""
     from xboard_engine import Position
 
     depths = {label: (quick if args.quick else depth) for label, _, _, _, depth, quick in CASES}
-    print(f"{platform.python_implementation()} {platform.python_version()}")
     print(f"{'position':20} {'depth':>5} {'leaves':>10} {'seconds':>8} {'leaves/s':>10}")
     ours: Dict[str, Tuple[int, float]] = {}
     signature = 0
@@ -121,14 +167,88 @@ def main() -> int:
         for label, (leaves, seconds) in reference.items():
             if leaves != ours[label][0]:
                 print(f"MISMATCH {label}: python-chess {leaves}, ours {ours[label][0]}")
-                return 1
+                return None
             ratio = (ours[label][0] / ours[label][1]) / (leaves / seconds)
             ratios.append(ratio)
             print(f"{label:20} python-chess {leaves / seconds:>10.0f} leaves/s   ratio ours/theirs {ratio:.2f}")
         print(f"ratio (geometric mean) {(ratios[0] * ratios[1]) ** 0.5:.2f}")
     else:
         print("\nreference: python-chess not available, no ratio")
-    print(f"signature {signature}")
+    return signature
+
+
+def run_search(args) -> Optional[int]:
+    """The search section; returns the search signature (total nodes), or None when a repeated search
+    of a position visited a different number of nodes (the search must be deterministic)."""
+    from xboard_engine.search import Limits, Searcher
+
+    print(f"{'variant':14} {'position':16} {'depth':>5} {'nodes':>9} {'seconds':>8} {'nodes/s':>8}")
+    per_variant: Dict[str, List[float]] = {}       # variant -> [nodes, seconds]
+    signature = 0
+    for label, variant, number, fen, moves, depth, quick in SEARCH_CASES:
+        depth = quick if args.quick else depth
+        counts = []
+
+        def run() -> int:
+            # A fresh position too: the order in which moves are generated (and so the node count)
+            # depends on the push/pop history of the Position object (see the docstring).
+            pos = search_position(variant, number, fen, moves)
+            counts.append(Searcher().search(pos, Limits(depth=depth)).nodes)
+            return counts[-1]
+
+        nodes, elapsed = best_of(REPEAT, run)
+        if len(set(counts)) != 1:
+            print(f"NONDETERMINISTIC {variant} {label}: node counts {counts}")
+            return None
+        totals = per_variant.setdefault(variant, [0, 0.0])
+        totals[0] += nodes
+        totals[1] += elapsed
+        signature += nodes
+        print(f"{variant:14} {label:16} {depth:>5} {nodes:>9} {elapsed:>8.2f} {nodes / elapsed:>8.0f}")
+
+    orthodox = per_variant["normal"][0] / per_variant["normal"][1]
+    print(f"\n{'variant':14} {'nodes':>9} {'seconds':>8} {'nodes/s':>8} {'/normal':>8}")
+    for variant, (nodes, seconds) in per_variant.items():
+        print(f"{variant:14} {nodes:>9} {seconds:>8.2f} {nodes / seconds:>8.0f} {nodes / seconds / orthodox:>8.2f}")
+    eight = [v for v in per_variant if v.startswith("8piece")]
+    met = all(per_variant[v][0] / per_variant[v][1] >= 0.5 * orthodox for v in eight)
+    print(f"target 8-Piece nodes/s >= 0.50 x normal: {'met' if met else 'not met'}")
+    return signature
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="shallower depths")
+    parser.add_argument("--reference-python", default="python3",
+                        help="interpreter that runs python-chess when it is not importable here")
+    parser.add_argument("--repeat", type=int, default=2, help="runs per position, the fastest counts")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--perft-only", action="store_true", help="run only the perft section")
+    only.add_argument("--search-only", action="store_true", help="run only the search section")
+    parser.add_argument("--reference-only", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    global REPEAT
+    REPEAT = max(1, args.repeat)
+    if args.reference_only:
+        print(json.dumps(reference_perft(json.loads(args.reference_only))))
+        return 0
+
+    print(f"{platform.python_implementation()} {platform.python_version()}")
+    perft_signature = search_signature = None
+    if not args.search_only:
+        perft_signature = run_perft(args)
+        if perft_signature is None:
+            return 1
+    if not args.perft_only:
+        if not args.search_only:
+            print()
+        search_signature = run_search(args)
+        if search_signature is None:
+            return 1
+    if perft_signature is not None:
+        print(f"signature {perft_signature}")
+    if search_signature is not None:
+        print(f"search signature {search_signature}")
     return 0
 
 
