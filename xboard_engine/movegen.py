@@ -82,8 +82,7 @@ def _legal(pos: "Position", moves: List[Move], with_pass: bool) -> List[Move]:
     us = pos.stm
     them = 1 - us
     king = pos.kings[us]
-    in_check = attacked(pos, king, them)
-    if in_check:
+    if pos.is_check():
         return [m for m in moves if pos.is_safe_after(m)]
     if v.ray_legality:
         return _legal_by_pins(pos, moves, king, us, them)

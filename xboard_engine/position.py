@@ -91,6 +91,7 @@ class Position:
         self.halfmove = 0
         self.fullmove = 1
         self.restriction: Optional[Tuple[int, int]] = None
+        self._in_check: Optional[bool] = None
         read_fen(self, v, fen)
         if attacked(self, self.kings[1 - self.stm], self.stm):
             raise InvalidFenError(f"the side not to move is in check: {fen!r}")
@@ -104,7 +105,7 @@ class Position:
     def copy(self) -> "Position":
         """An independent copy with the same history."""
         other = Position.__new__(Position)
-        for name in ("v", "z", "stm", "castling", "ep", "halfmove", "fullmove", "restriction",
+        for name in ("v", "z", "stm", "castling", "ep", "halfmove", "fullmove", "restriction", "_in_check",
                      "castle_partner", "castle_mask", "pawn_history", "hash", "score", "_root_fen"):
             setattr(other, name, getattr(self, name))
         other.board = list(self.board)
@@ -193,7 +194,10 @@ class Position:
         return self.v.letter[p] if p else None
 
     def is_check(self) -> bool:
-        return attacked(self, self.kings[self.stm], 1 - self.stm)
+        """Whether the side to move is in check (computed once per position reached)."""
+        if self._in_check is None:
+            self._in_check = attacked(self, self.kings[self.stm], 1 - self.stm)
+        return self._in_check
 
     def is_attacked(self, square: str, by: str) -> bool:
         """Whether side ``by`` ("w"/"b") attacks the named square (R8.6, P3)."""
@@ -402,6 +406,7 @@ class Position:
         self.stm = 1 - us
         self.hash = h
         self.score = score
+        self._in_check = None
 
     def _update_pawn_history(self, frm: int, to: int, placed: int, captured_sq: int) -> bool:
         """R8.9 bookkeeping: histories move with their pawns; True if the pawn is new on ``to``."""
@@ -437,6 +442,7 @@ class Position:
         self.stm = us = 1 - self.stm
         if us == 1:
             self.fullmove -= 1
+        self._in_check = None
         return m
 
     # ================================================================ perft
