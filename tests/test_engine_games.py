@@ -18,7 +18,8 @@ USER_MOVES = [
     ("fischerandom", "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", "e1b1", "O-O-O"),
     ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1", "e1j1,j1j1", "e1j1,j1j1"),
     ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1", "e1j1,j1i1", "e1j1,j1j1"),
-    ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1", "e1j1", "e1j1,j1j1"),
+    ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1", "e1j1", "e1i1"),   # as XBoard
+    ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R b KQkq - 0 1", "e8a8", "e8c8"),   # shows them
     ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R b KQkq - 0 1", "e8a8,a8b8", "e8a8,a8a8"),
     ("chess80", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1", "e1h1", "e1h1"),
     ("chess80", "4k5/1P8/10/10/10/10/10/4K5 w - - 0 1", "b7b8d", "b7b8d"),

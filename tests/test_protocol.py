@@ -113,6 +113,47 @@ def test_lancer_castle_turn_avoided_and_accepted_without_letter(engine):
         engine.send("undo")
 
 
+C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R {} KQkq - 0 1"
+
+
+# R5.4 as XBoard reads it (established live in XBoard 4.9.1, shared/XBOARD.md): a human's drag or typed
+# move of the king onto its own rook arrives as plain `usermove e1a1` and XBoard shows the Chess960
+# castle, K c1 R d1 (towards j1: K i1 R h1). The engine must show the same board and play on from it.
+@pytest.mark.parametrize("stm,text,xboard_shows", [
+    ("w", "e1a1", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/2KR5R b kq - 1 1"),
+    ("w", "e1j1", "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R6RK1 b kq - 1 1"),
+    ("b", "e8a8", "2kr5r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQ - 1 2"),
+    ("b", "e8j8", "r6rk1/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQ - 1 2"),
+])
+def test_R5_4_usermove_king_takes_rook_is_the_castle_xboard_shows(engine, stm, text, xboard_shows):
+    fen = C80_CASTLES.format(stm)
+    engine.setup("chess80", fen)
+    engine.send("computer")
+    engine.send(f"usermove {text}")
+    assert engine.fen() == xboard_shows
+    engine.send("sd 2")
+    engine.send("go")
+    reply = engine.engine_move()
+    engine.send("force")
+    gui = Position.from_fen(xboard_shows, "chess80")     # XBoard's board: the reply must be legal there
+    gui.push_text(reply)
+    following = sorted(gui.legal_texts())[0]
+    engine.send(f"usermove {following}")
+    gui.push_text(following)
+    assert engine.lines(engine.sync()) == []
+    assert engine.fen() == gui.fen()
+
+
+def test_R5_4_usermove_king_takes_rook_refused_when_xboards_castle_is_illegal(engine):
+    fen = "r3k3r1/pppppppp1p/10/10/10/10/PPPPPPPP1P/R3K4R w KQ - 0 1"    # rook i8 attacks i1
+    engine.setup("chess80", fen)
+    engine.send("usermove e1j1")            # XBoard's reading, K i1 R h1, is illegal; K j1 passes i1
+    assert engine.lines(engine.sync()) == ["Illegal move: e1j1"]
+    assert engine.fen() == fen
+    engine.send("usermove e1h1")
+    assert engine.fen() == "r3k3r1/pppppppp1p/10/10/10/10/PPPPPPPP1P/R5RK2 b - - 1 1"
+
+
 def test_usermove_force_undo_remove(engine):
     engine.setup()
     engine.send("usermove e2e4")

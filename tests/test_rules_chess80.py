@@ -3,7 +3,7 @@ rule sentence of the seed text (test_seed_chess80_*). Board 10x8, files a..j."""
 
 import pytest
 
-from xboard_engine import Position
+from xboard_engine import IllegalMoveError, Position
 
 V = "chess80"
 START = "rnbdkqdbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBDKQDBNR w KQkq - 0 1"
@@ -65,10 +65,8 @@ def test_R5_4_castle_king_onto_rook_square():
 
 
 @pytest.mark.parametrize("text,rank1", [
-    ("e1j1,j1i1", "R7RK"),
+    ("e1j1,j1i1", "R7RK"),          # as XBoard relays the king-onto-rook castles
     ("e1a1,a1b1", "KR7R"),
-    ("e1j1", "R7RK"),
-    ("e1a1", "KR7R"),
     ("e1j1,j1j1", "R7RK"),
     ("e1a1,a1a1", "KR7R"),
 ])
@@ -79,6 +77,42 @@ def test_R5_4_castle_text_forms_accepted(text, rank1):
     pos.pop()
     # canonical form
     assert pos.move_text(move) == ("e1j1,j1j1" if rank1 == "R7RK" else "e1a1,a1a1")
+
+
+# Plain king-takes-own-rook text: XBoard 4.9.1 (chess80 hosted with legality testing on) sends it for a
+# human's drag or typed move of the king onto its rook and shows a Chess960 castle, king on the c- or
+# i-file, rook beside it (established live; shared/XBOARD.md). The engine reads it the same way.
+@pytest.mark.parametrize("stm,text,back_rank,canonical", [
+    ("w", "e1a1", "2KR5R", "e1c1"),
+    ("w", "e1j1", "R6RK1", "e1i1"),
+    ("b", "e8a8", "2kr5r", "e8c8"),
+    ("b", "e8j8", "r6rk1", "e8i8"),
+])
+def test_R5_4_xboard_reads_king_takes_rook_as_960_castle(stm, text, back_rank, canonical):
+    pos = pos_(CASTLES.replace(" w ", f" {stm} "))
+    move = pos.parse_move(text)
+    assert pos.move_text(move) == canonical
+    assert move == pos.parse_move(canonical)
+    pos.push_text(text)
+    rank = pos.fen().split()[0].split("/")
+    assert (rank[7] if stm == "w" else rank[0]) == back_rank
+
+
+@pytest.mark.parametrize("fen,text,xboards_castle,still_legal", [
+    # black rook i8 attacks i1: e1g1/e1h1 stay legal, XBoard's reading of e1j1 (K i1) is not
+    ("r3k3r1/pppppppp1p/10/10/10/10/PPPPPPPP1P/R3K4R w KQ - 0 1", "e1j1", "e1i1", {"e1g1", "e1h1"}),
+    # black duke a3 attacks c1 (and so every castle towards a1)
+    ("r3k4r/pppppppppp/10/10/10/d9/PPPPPPPPPP/R3K4R w KQkq - 0 1", "e1a1", "e1c1", {"e1g1", "e1i1"}),
+    # white rook i1 attacks i8: e8g8/e8h8 stay legal, e8j8 means K i8
+    ("r3k4r/pppppppp1p/10/10/10/10/PPPPPPPP1P/R3K3R1 b kq - 0 1", "e8j8", "e8i8", {"e8g8", "e8h8", "e8c8"}),
+])
+def test_R5_4_king_takes_rook_refused_when_xboards_castle_is_illegal(fen, text, xboards_castle, still_legal):
+    pos = pos_(fen)
+    legal = pos.legal_texts()
+    assert still_legal <= set(legal)
+    assert xboards_castle not in legal
+    with pytest.raises(IllegalMoveError):
+        pos.parse_move(text)
 
 
 def test_R5_4_black_castles():

@@ -13,6 +13,9 @@ started with `--log`. Checked afterwards:
   through the rules core to the logs' moves (XBoard's SAN writes a lancer by its facing letter and leaves
   out some turn suffixes; the logs settle those), and a game ended by mate or a draw rule has the rules
   core's result.
+Chess80 king-takes-own-rook castles (plain `e1a1`, what XBoard sends for a human's drag or typed move):
+a scripted engine (tests/xboard_scripted_engine.py) plays them against ours, and a human types them
+(xdotool), to check that XBoard and our engine read them the same way.
 While a match runs, an engine's `Illegal move`/`Error` ends it after 5 s (XBoard without legality testing
 waits for ever then).
 
@@ -506,3 +509,114 @@ def check_match(variant: str, workdir: Path) -> None:
     assert not trouble, f"{where}: XBoard debug file reports trouble:\n" + "\n".join(trouble[:20])
     for note in notes:
         print(note)
+
+
+# ---------------------------------------------------------------------------------------- chess80 castles
+C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1"
+SCRIPTED_ENGINE = ROOT / "tests" / "xboard_scripted_engine.py"
+
+
+def test_R5_4_king_takes_rook_castle_keeps_xboard_and_engine_in_step(tmp_path):
+    """R5.4 as XBoard reads it. A human's drag or typed move of the king onto its own rook reaches the
+    engine as plain `usermove e1a1` and XBoard shows the Chess960 castle (K c1 R d1; towards j: K i1
+    R h1), checked live with xdotool in XBoard 4.9.1. Here a scripted first engine plays that text
+    (XBoard shows and relays an engine's `move e1a1` the same way) against our engine: as White
+    e1a1, then c1b1; as Black e8j8, then i8j8. The second king move is legal only on the board XBoard
+    shows, so our engine must accept it, and XBoard must accept our engine's replies."""
+    home = tmp_path / "home"
+    home.mkdir()
+    settings = tmp_path / "settings"
+    settings.write_text("")
+    pgn, positions, debug = tmp_path / "games.pgn", tmp_path / "positions.fen", tmp_path / "xboard.debug"
+    log = tmp_path / "engine.log"
+    scripted = shlex.join([sys.executable, str(SCRIPTED_ENGINE), str(tmp_path / "scripted.log"),
+                           C80_CASTLES, "e1a1 c1b1 resign", "e8j8 i8j8 resign"])
+    args = [XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", XBOARD,
+            "-fcp", scripted, "-fd", str(ROOT),
+            "-scp", f"{sys.executable} -m xboard_engine --log {log}", "-sd", str(ROOT),
+            "-variant", "chess80", "-mg", "2", *TIME_CONTROL, "-matchPause", "500",
+            "-testLegality", "true", "-saveGameFile", str(pgn), "-savePositionFile", str(positions),
+            "-saveSettingsOnExit", "false", "-settingsFile", str(settings),
+            "-debug", "-nameOfDebugFile", str(debug),
+            "-popupExitMessage", "false", "-soundMove", "", "-soundProgram", ""]
+    try:
+        done = subprocess.run(args, cwd=tmp_path, env=dict(os.environ, HOME=str(home)),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              timeout=90, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"XBoard did not finish (files in {tmp_path})")
+    assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+
+    games = parse_engine_log(log)
+    assert [line for g in games for line in g.trouble] == [], f"engine problems (files in {tmp_path})"
+    assert len(games) == 2
+    assert [text for who, text in games[0].moves if who == "gui"][:2] == ["e1a1", "c1b1"]
+    assert [text for who, text in games[1].moves if who == "gui"][:2] == ["e8j8", "i8j8"]
+    endings = [(g["ending"], g["result"]) for g in parse_pgn(pgn.read_text(errors="replace"))]
+    assert endings == [("White resigns", "0-1"), ("Black resigns", "1-0")], \
+        f"the scripted engine did not get to the end of its moves (files in {tmp_path})"
+    xboard_boards = [line.split()[:2] for line in positions.read_text().splitlines() if line.strip()]
+    for k, game in enumerate(games):
+        assert game.setboard_fen == C80_CASTLES
+        final, _ = replay_log_game(game, f"game {k + 1}")
+        assert final.fen().split()[:2] == xboard_boards[k], f"game {k + 1}: engine and XBoard differ"
+    trouble = [line for line in debug.read_text(errors="replace").splitlines() if XBOARD_TROUBLE.search(line)]
+    assert not trouble, "\n".join(trouble[:20])
+
+
+XDOTOOL = _find("xdotool")
+# A human types both sides' moves in XBoard's Edit Game mode (XBoard sends each to our engine in force
+# mode): White clears b1-d1 and castles e1a1 (XBoard: K c1 R d1), then steps the king c1-b1; Black
+# clears f8-i8 and castles e8j8 (XBoard: K i8 R h8), then steps the king i8-j8. The king steps are
+# legal only on the board XBoard shows. Then "Machine White" (Ctrl+W) makes our engine move.
+TYPED_GAME = ("b1a3 i8j6 b2b3 i7i6 c1b2 h8i7 d1d3 g8g6 e1a1 f7f5 c1b1 f8f7 j2j3 e8j8 j3j4 i8j8").split()
+
+
+@pytest.mark.skipif(XDOTOOL is None, reason="xdotool not installed")
+def test_R5_4_typed_king_takes_rook_castles_keep_xboard_and_engine_in_step(tmp_path):
+    """R5.4 as XBoard reads it, with a human at the keyboard (a drag sends the same text, checked by
+    hand): typed e1a1/e8j8 reach our engine unchanged, and engine and XBoard end on the same board."""
+    home = tmp_path / "home"
+    home.mkdir()
+    settings = tmp_path / "settings"
+    settings.write_text("")
+    pgn, positions, debug = tmp_path / "games.pgn", tmp_path / "positions.fen", tmp_path / "xboard.debug"
+    log = tmp_path / "engine.log"
+    xboard = [XBOARD, "-fcp", f"{sys.executable} -m xboard_engine --log {log}", "-fd", str(ROOT),
+              "-variant", "chess80", "-initialMode", "EditGame", "-tc", "1", "-testLegality", "true",
+              "-saveGameFile", str(pgn), "-savePositionFile", str(positions),
+              "-saveSettingsOnExit", "false", "-settingsFile", str(settings),
+              "-debug", "-nameOfDebugFile", str(debug),
+              "-popupExitMessage", "false", "-soundMove", "", "-soundProgram", ""]
+    q = shlex.quote
+    script = f"""
+{shlex.join(xboard)} & pid=$!
+for i in $(seq 60); do grep -q '< force' {q(str(log))} 2>/dev/null && break; sleep 0.5; done
+sleep 1
+xdotool mousemove 200 250 click 1; sleep 0.5
+for m in {' '.join(TYPED_GAME)}; do xdotool type --delay 50 "$m"; xdotool key Return; sleep 0.7; done
+xdotool key ctrl+w
+for i in $(seq 60); do grep -q '> move ' {q(str(log))} && break; sleep 0.5; done
+sleep 1
+xdotool key ctrl+q
+wait $pid
+"""
+    try:
+        done = subprocess.run([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script],
+                              cwd=tmp_path, env=dict(os.environ, HOME=str(home)), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
+                              start_new_session=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"XBoard did not finish (files in {tmp_path})")
+    assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+
+    games = parse_engine_log(log)
+    assert len(games) == 1 and games[0].trouble == [], f"engine problems (files in {tmp_path})"
+    game = games[0]
+    assert [text for who, text in game.moves if who == "gui"] == TYPED_GAME, f"files in {tmp_path}"
+    assert [who for who, _ in game.moves][len(TYPED_GAME):] == ["engine"]
+    final, _ = replay_log_game(game, "typed game")
+    xboard_board = positions.read_text().split()[:2]
+    assert final.fen().split()[:2] == xboard_board, f"engine and XBoard differ (files in {tmp_path})"
+    trouble = [line for line in debug.read_text(errors="replace").splitlines() if XBOARD_TROUBLE.search(line)]
+    assert not trouble, "\n".join(trouble[:20])

@@ -84,8 +84,11 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
             rfrm, rto = m.square2, m.to2
             if v.castling == "flexible":
                 if to == rfrm:
-                    alias(n[frm] + n[to], m)                               # a human's drag
                     alias(f"{n[frm]}{n[to]},{n[to]}{n[rto]}", m)           # as XBoard relays it
+                if v.file_of[to] == (v.files - 2 if _is_kingside(m) else 2):
+                    # King takes its own rook (a human's drag or typed e1a1/e1j1): XBoard shows the
+                    # Chess960 castle, king on the c- or second-to-last file (K c1 R d1, K i1 R h1).
+                    alias(n[frm] + n[rfrm], m)
             else:
                 if _partner_keeps_facing(pos, m):
                     castle = "O-O" if _is_kingside(m) else "O-O-O"
