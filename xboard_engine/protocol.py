@@ -16,6 +16,7 @@ from . import __version__
 from .errors import RulesError
 from .position import CASTLE, Move, Position
 from .search import Info, Limits, Searcher, format_score
+from .timeman import Clock, budget
 from .variant import get_variant, variant_names
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
@@ -66,6 +67,8 @@ class Engine:
         self.exclude: List[Move] = []
         self.cores = 1
         self._analysis: Tuple[int, int, Optional[Move], float] = (0, 0, None, 0.0)
+        self._arrived = time.perf_counter()  # when the command being executed was read
+        self._think_start = self._arrived
         self._reset("normal")
 
     # ------------------------------------------------------------------ output
@@ -119,13 +122,14 @@ class Engine:
 
     # ------------------------------------------------------------------ main loop
     def run(self, stdin=None) -> None:
-        lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        lines: "queue.Queue[Optional[Tuple[str, float]]]" = queue.Queue()
         reader = threading.Thread(target=self._read, args=(stdin or sys.stdin.buffer, lines), daemon=True)
         reader.start()
         while True:
-            line = lines.get()
-            if line is None:
+            item = lines.get()
+            if item is None:
                 break
+            line, self._arrived = item
             self._log("<", line)
             try:
                 if not self.handle(line):
@@ -137,7 +141,7 @@ class Engine:
         self._stop_search(discard=True)
 
     @staticmethod
-    def _read(stream, lines: "queue.Queue[Optional[str]]") -> None:
+    def _read(stream, lines: "queue.Queue[Optional[Tuple[str, float]]]") -> None:
         try:
             while True:
                 raw = stream.readline(MAX_LINE)
@@ -148,9 +152,9 @@ class Engine:
                         more = stream.readline(MAX_LINE)
                         if not more or more.endswith(b"\n"):
                             break
-                    lines.put("\x00overlong")
+                    lines.put(("\x00overlong", time.perf_counter()))
                     continue
-                lines.put(raw.decode("utf-8", "replace").replace("\x00", "").strip())
+                lines.put((raw.decode("utf-8", "replace").replace("\x00", "").strip(), time.perf_counter()))
         except (OSError, ValueError):
             pass
         lines.put(None)
@@ -194,6 +198,7 @@ class Engine:
         self.searcher.stop_requested = False
         self._mode = mode
         pos = self.pos.copy()
+        self._think_start = self._arrived       # the clock runs from the command's arrival
         self._worker = threading.Thread(target=self._think, args=(mode, pos), daemon=True)
         self._worker.start()
 
@@ -210,31 +215,18 @@ class Engine:
     def _limits(self, mode: str) -> Limits:
         if mode != "think":
             return Limits(exclude=tuple(self.exclude) if mode == "analyze" else ())
-        if self.st is not None:
-            budget = max(0.05, self.st - 0.15)
-            soft, hard = budget * 0.6, budget
-        else:
-            left = max(0.0, self.time_left)
-            if self.mps:
-                played = (self.pos.fullmove - 1) % self.mps
-                to_go = max(1, self.mps - played)
-            else:
-                to_go = 30
-            reserve = min(0.5, left * 0.1)
-            usable = max(0.02, left - reserve)
-            soft = min(usable / (to_go + 1) + self.inc * 0.7, usable * 0.4)
-            hard = min(usable * 0.5, soft * 3 + 0.05)
-            soft, hard = max(0.01, soft), max(0.02, hard)
+        clock = Clock(self.mps, self.base, self.inc, self.st)
+        soft, hard = budget(clock, self.time_left, self.pos.fullmove - 1)
         nodes = None
         if self.nps:
             nodes = max(1, int(self.nps * hard))
             soft = hard = None
         return Limits(soft_time=soft, hard_time=hard, depth=self.sd, nodes=nodes,
-                      exclude=self._avoided_moves(), randomize=self.random)
+                      exclude=self._avoided_moves(), randomize=self.random, start=self._think_start)
 
     def _think(self, mode: str, pos: Position) -> None:
         """Worker thread: search; in "think" mode play the move, then ponder if asked to."""
-        start = time.perf_counter()
+        start = self._think_start
         move = self._run_search(mode, pos)
         if mode != "think":
             return
@@ -245,10 +237,13 @@ class Engine:
                 self._claim_result()
                 return
             text = self.pos.move_text(move)
+            made = self.pos.fullmove            # the engine's moves including this one
             self.pos.push(move)
             self._moved_since_setup = True
-            if self.st is None and self.nps is None:
-                self.time_left -= time.perf_counter() - start
+            if self.st is None and self.nps is None:     # until the GUI's next `time` says better
+                self.time_left += self.inc - (time.perf_counter() - start)
+                if self.mps and made % self.mps == 0:
+                    self.time_left += self.base
             self.send(f"move {text}")
             self._claim_result()
             if not (self.ponder and not self.game_over and not self.force):

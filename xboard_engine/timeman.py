@@ -1,0 +1,83 @@
+"""Time management: how long the engine may think about one move.
+
+The GUI describes the clock with CECP commands: ``level MPS BASE INC`` (MPS moves in BASE, INC added
+after each move; MPS 0 = the whole game), ``st SECONDS`` (a fixed time per move), ``sd DEPTH``,
+``nps NODES`` (time counted in nodes), and before each move ``time`` / ``otim`` (centiseconds left).
+
+Two limits come out of a clock:
+
+- ``soft``: do not start a new iteration after this (the search also skips an iteration that clearly
+  cannot finish before ``hard``);
+- ``hard``: abort the search.  It never exceeds the remaining time minus a safety margin (pipe
+  latency to and from the GUI, the GUI's own work, thread switches, garbage collection pauses), and
+  when the clock is nearly empty it shrinks with it: there is no minimum above what is left.
+
+Times are seconds, measured from the moment the command that started the thinking arrived.
+"""
+from typing import NamedTuple, Optional
+
+MOVE_OVERHEAD = 0.03        # seconds the GUI's clock may run on one move while the engine cannot see it
+MOVE_LAG = 0.005            # seconds per move a GUI usually charges beyond the engine's own measure
+MARGIN_FRACTION = 0.05      # plus this share of the remaining time ...
+MAX_MARGIN = 0.5            # ... up to this many seconds
+SUDDEN_DEATH_MOVES = 25     # a clock without a move count is shared over this many moves
+SOFT_SHARE = 0.6            # soft limit as a share of a move's fair share of the clock
+HARD_SHARES = 2.0           # hard limit: at most this many fair shares ...
+HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (unless it is the last move)
+
+
+class Clock(NamedTuple):
+    """The time control as the GUI set it."""
+    mps: int = 40               # moves per session, 0 = sudden death
+    base: float = 300.0         # seconds per session
+    inc: float = 0.0            # seconds added after each move
+    st: Optional[float] = None  # fixed seconds per move (overrides the clock)
+
+
+class Budget(NamedTuple):
+    soft: Optional[float]
+    hard: Optional[float]
+
+
+def safety_margin(left: float) -> float:
+    """Seconds of ``left`` the engine keeps back; never more than three quarters of what is left."""
+    left = max(0.0, left)
+    return min(0.75 * left, MOVE_OVERHEAD + min(MAX_MARGIN, MARGIN_FRACTION * left))
+
+
+def moves_to_go(mps: int, moves_made: int) -> Optional[int]:
+    """Moves to play before the next time control (including this one); None in sudden death."""
+    if mps <= 0:
+        return None
+    return mps - moves_made % mps
+
+
+def budget(clock: Clock, left: float, moves_made: int) -> Budget:
+    """Soft and hard limits for the next move.
+
+    ``left`` is the engine's remaining time (seconds, as the GUI last reported it, minus what has
+    passed since), ``moves_made`` how many moves the engine's side has made in this game.
+    """
+    if clock.st is not None:
+        hard = max(0.0, clock.st - safety_margin(clock.st))
+        return Budget(SOFT_SHARE * hard, hard)
+    left = max(0.0, left)
+    to_go = moves_to_go(clock.mps, moves_made)
+    horizon = to_go if to_go is not None else SUDDEN_DEATH_MOVES
+    lag = max(0.0, MOVE_LAG - clock.inc) * (horizon - 1)         # kept for the later moves
+    usable = max(0.0, left - safety_margin(left) - lag)
+    share = usable / horizon + clock.inc
+    cap = usable if to_go == 1 else HARD_FRACTION * usable
+    hard = min(usable, cap, HARD_SHARES * share)
+    soft = min(hard, SOFT_SHARE * share)
+    return Budget(soft, hard)
+
+
+def next_iteration_fits(elapsed: float, last: float, previous: Optional[float], hard: float) -> bool:
+    """Whether an iteration started now could finish before ``hard``, guessing its cost from the last
+    two iterations (the branching factor, clamped to 2..6)."""
+    if previous is not None and previous > 0:
+        growth = min(6.0, max(2.0, last / previous))
+    else:
+        growth = 3.0
+    return elapsed + growth * last <= hard
