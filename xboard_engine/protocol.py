@@ -69,6 +69,7 @@ class Engine:
         self._analysis: Tuple[int, int, Optional[Move], float] = (0, 0, None, 0.0)
         self._arrived = time.perf_counter()  # when the command being executed was read
         self._think_start = self._arrived
+        self._clock_read: Optional[float] = None  # arrival of the last `time` not yet used
         self._reset("normal")
 
     # ------------------------------------------------------------------ output
@@ -198,7 +199,12 @@ class Engine:
         self.searcher.stop_requested = False
         self._mode = mode
         pos = self.pos.copy()
-        self._think_start = self._arrived       # the clock runs from the command's arrival
+        # The clock runs from the command's arrival, or from the `time` command sent before it (the
+        # GUI's clock was already running then).
+        self._think_start = self._arrived
+        if mode == "think" and self._clock_read is not None:
+            self._think_start = min(self._arrived, self._clock_read)
+            self._clock_read = None
         self._worker = threading.Thread(target=self._think, args=(mode, pos), daemon=True)
         self._worker.start()
 
@@ -470,6 +476,7 @@ class Engine:
         value = self._number(arg, "time", -1e12, whole=False)
         if value is not None:
             self.time_left = max(0, int(value)) / 100.0
+            self._clock_read = self._arrived
 
     def cmd_otim(self, arg: str) -> None:
         value = self._number(arg, "otim", -1e12, whole=False)
