@@ -6,7 +6,7 @@ import pytest
 
 from engine_driver import EngineProcess
 from xboard_engine import Position
-from xboard_engine.protocol import HOSTING
+from xboard_engine.variant import get_variant, variant_names
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -33,6 +33,25 @@ def test_handshake_features(engine):
     engine.send("accepted setboard")
     engine.send("rejected setscore")
     assert engine.lines(engine.sync()) == []
+
+
+# How XBoard hosts each variant (shared/XBOARD.md): piece-to-char table, parent, extra piece lines.
+HOSTING = {
+    "chess80": ("PNBRQ.....DKpnbrq.....dk", "fairy",
+                ["piece D& WFAD", "piece K KisO2isO3isO4irO5", "piece k KisO2isO3isO4ilO5"]),
+    "fullcavalry": ("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", []),
+    "8piece": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+    "8piece-random": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+    "8piece-2019": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+}
+
+
+def test_hosting_data_comes_from_the_variant_files():
+    hosted = {name: (get_variant(name).xboard_pieces, get_variant(name).xboard_parent,
+                     get_variant(name).xboard_piece_lines)
+              for name in variant_names() if get_variant(name).xboard_pieces}
+    assert hosted == HOSTING
+    assert max(get_variant(name).setup_count for name in variant_names()) == 3840
 
 
 @pytest.mark.parametrize("variant", sorted(HOSTING))

@@ -22,16 +22,6 @@ from .variant import get_variant, variant_names
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 MAX_LINE = 1 << 16
 
-# How XBoard hosts each variant (shared/XBOARD.md): piece-to-char table, parent, extra piece lines.
-HOSTING: Dict[str, Tuple[str, str, List[str]]] = {
-    "chess80": ("PNBRQ.....DKpnbrq.....dk", "fairy",
-                ["piece D& WFAD", "piece K KisO2isO3isO4irO5", "piece k KisO2isO3isO4ilO5"]),
-    "fullcavalry": ("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", []),
-    "8piece": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
-    "8piece-random": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
-    "8piece-2019": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
-}
-
 TERMINATION_TEXT = {
     "checkmate": "{} mates",
     "stalemate": "Stalemate",
@@ -110,15 +100,13 @@ class Engine:
         self.exclude = []
 
     def _send_setup(self) -> None:
-        hosting = HOSTING.get(self.variant)
-        if not hosting:
+        v = get_variant(self.variant)
+        if not v.xboard_pieces:
             return
-        table, parent, pieces = hosting
-        v = self.pos.v
         self._announced = (self.variant, self.pos.fen())
         self._moved_since_setup = False
-        self.send(f"setup ({table}) {v.files}x{v.ranks}+0_{parent} {self.pos.fen()}")
-        for line in pieces:
+        self.send(f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_{v.xboard_parent} {self.pos.fen()}")
+        for line in v.xboard_piece_lines:
             self.send(line)
 
     # ------------------------------------------------------------------ main loop
@@ -324,7 +312,7 @@ class Engine:
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 '
                   f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 variants="{names}"')
-        self.send('feature option="Setup number -spin -1 -1 3839"')
+        self.send(f'feature option="Setup number -spin -1 -1 {_last_setup_number()}"')
         self.send('feature option="Castle with lancer turn -check 0"')
         self.send('feature option="Clear Hash -button"')
         self.send("feature done=1")
@@ -610,7 +598,7 @@ class Engine:
         elif name == "Setup number":
             try:
                 number = int(value)
-                if not -1 <= number <= 3839:
+                if not -1 <= number <= _last_setup_number():
                     raise ValueError
             except ValueError:
                 self.send(f"Error (bad option value): {arg[:80]}")
@@ -663,6 +651,11 @@ Engine.COMMANDS = {
     "perft": Engine.cmd_perft, "d": Engine.cmd_display, "board": Engine.cmd_display,
     "debug": Engine.cmd_ignore, "otherside": Engine.cmd_ignore,
 }
+
+
+def _last_setup_number() -> int:
+    """The highest setup number of any variant (the option applies to whichever is played)."""
+    return max(get_variant(name).setup_count for name in variant_names()) - 1
 
 
 def _restore_start_castling(pos: Position, fen: str) -> None:
