@@ -6,8 +6,8 @@ import pytest
 
 from xboard_engine import Position
 from xboard_engine.search import Limits, Searcher
-from xboard_engine.timeman import (MOVE_OVERHEAD, Budget, Clock, budget, moves_to_go,
-                                   MOVE_LAG, next_iteration_fits, safety_margin)
+from xboard_engine.timeman import (MOVE_LAG, MOVE_OVERHEAD, Budget, Clock, LagEstimate, budget,
+                                   moves_to_go, next_iteration_fits, safety_margin)
 
 
 def test_forty_moves_in_five_minutes_first_move():
@@ -50,7 +50,7 @@ def test_increment_only_clock():
 
 def test_fixed_time_per_move():
     soft, hard = budget(Clock(st=1.0), 123.0, 5)
-    assert hard == pytest.approx(1.0 - safety_margin(1.0))
+    assert hard == pytest.approx(1.0 - safety_margin(1.0) - MOVE_LAG)
     assert soft < hard < 1.0
     soft, hard = budget(Clock(st=0.001), 0.0, 0)
     assert 0 <= soft <= hard < 0.001
@@ -117,3 +117,38 @@ def test_search_with_no_time_left_still_moves():
     result = Searcher().search(pos, Limits(soft_time=0.0, hard_time=0.0))
     assert time.perf_counter() - start < 0.1
     assert result.move in pos.legal_moves()
+
+
+def test_lag_estimate_learns_from_reports():
+    lag = LagEstimate()
+    assert lag.value == MOVE_LAG
+    lag.update(predicted=10.0, reported=9.96)      # the GUI charged 40 ms more than the engine saw
+    assert lag.value == pytest.approx(0.04)
+    lag.update(predicted=9.0, reported=9.0)
+    assert lag.value == pytest.approx(0.036)       # decays slowly
+    lag.update(predicted=9.0, reported=5.0)         # not lag (the clock was changed): ignored
+    lag.update(predicted=9.0, reported=9.5)         # the GUI gave time back
+    assert MOVE_LAG <= lag.value < 0.036
+    for _ in range(100):
+        lag.update(9.0, 9.0)
+    assert lag.value == MOVE_LAG
+
+
+def test_lag_is_kept_back_for_this_and_later_moves():
+    soft, hard = budget(Clock(0, 1, 0.01), 1.0, 0, lag=0.03)
+    quiet = budget(Clock(0, 1, 0.01), 1.0, 0)
+    assert hard < quiet.hard
+    assert 0 < budget(Clock(40, 1, 0), 0.5, 38, lag=0.1).hard <= 0.5 - safety_margin(0.5) - 0.1 * 2
+    assert budget(Clock(40, 1, 0), 0.5, 38, lag=0.3).hard == 0
+    assert budget(Clock(st=1.0), 0, 0, lag=0.1).hard == pytest.approx(1.0 - safety_margin(1.0) - 0.1)
+
+
+@pytest.mark.parametrize("lag", [0.005, 0.01, 0.015])
+def test_one_second_game_survives_lag_it_knows(lag):
+    """1+0.01 with a lag the engine has learnt, spending the whole hard limit every move: 60 moves."""
+    left = 1.0
+    for made in range(60):
+        _, hard = budget(Clock(0, 1, 0.01), left, made, lag)
+        left -= hard + lag
+        assert left > 0, f"flag falls at move {made + 1}"
+        left += 0.01

@@ -16,7 +16,7 @@ from . import __version__
 from .errors import RulesError
 from .position import CASTLE, Move, Position
 from .search import Info, Limits, Searcher, format_score
-from .timeman import Clock, budget
+from .timeman import Clock, LagEstimate, budget
 from .variant import get_variant, variant_names
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
@@ -60,6 +60,9 @@ class Engine:
         self._arrived = time.perf_counter()  # when the command being executed was read
         self._think_start = self._arrived
         self._clock_read: Optional[float] = None  # arrival of the last `time` not yet used
+        self._gui_clock = False                   # this search's clock came from a `time` report
+        self.lag = LagEstimate()                  # the GUI's clock beyond the engine's own measure
+        self._predicted: Optional[float] = None   # the next `time` report the engine expects
         self._reset("normal")
 
     # ------------------------------------------------------------------ output
@@ -97,6 +100,7 @@ class Engine:
         self.nps: Optional[int] = None
         self.time_left = 300.0
         self.opp_time = 300.0
+        self._predicted = None
         self.exclude = []
 
     def _send_setup(self) -> None:
@@ -190,7 +194,8 @@ class Engine:
         # The clock runs from the command's arrival, or from the `time` command sent before it (the
         # GUI's clock was already running then).
         self._think_start = self._arrived
-        if mode == "think" and self._clock_read is not None:
+        self._gui_clock = mode == "think" and self._clock_read is not None
+        if self._gui_clock:
             self._think_start = min(self._arrived, self._clock_read)
             self._clock_read = None
         self._worker = threading.Thread(target=self._think, args=(mode, pos), daemon=True)
@@ -210,7 +215,7 @@ class Engine:
         if mode != "think":
             return Limits(exclude=tuple(self.exclude) if mode == "analyze" else ())
         clock = Clock(self.mps, self.base, self.inc, self.st)
-        soft, hard = budget(clock, self.time_left, self.pos.fullmove - 1)
+        soft, hard = budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
         nodes = None
         if self.nps:
             nodes = max(1, int(self.nps * hard))
@@ -221,6 +226,7 @@ class Engine:
     def _think(self, mode: str, pos: Position) -> None:
         """Worker thread: search; in "think" mode play the move, then ponder if asked to."""
         start = self._think_start
+        clock_reported = self._gui_clock
         move = self._run_search(mode, pos)
         if mode != "think":
             return
@@ -238,6 +244,7 @@ class Engine:
                 self.time_left += self.inc - (time.perf_counter() - start)
                 if self.mps and made % self.mps == 0:
                     self.time_left += self.base
+                self._predicted = self.time_left if clock_reported else None
             self.send(f"move {text}")
             self._claim_result()
             if not (self.ponder and not self.game_over and not self.force):
@@ -433,6 +440,7 @@ class Engine:
         self.mps, self.base, self.inc = mps, base, inc
         self.st = None
         self.time_left = self.opp_time = base
+        self._predicted = None
 
     def _number(self, arg: str, command: str, minimum: float, whole: bool = True) -> Optional[float]:
         """The command's numeric argument, or None after an error line (also for nan/inf)."""
@@ -465,6 +473,9 @@ class Engine:
         if value is not None:
             self.time_left = max(0, int(value)) / 100.0
             self._clock_read = self._arrived
+            if self._predicted is not None:
+                self.lag.update(self._predicted, self.time_left)
+                self._predicted = None
 
     def cmd_otim(self, arg: str) -> None:
         value = self._number(arg, "otim", -1e12, whole=False)

@@ -12,6 +12,11 @@ Two limits come out of a clock:
   latency to and from the GUI, the GUI's own work, thread switches, garbage collection pauses), and
   when the clock is nearly empty it shrinks with it: there is no minimum above what is left.
 
+The GUI's clock also runs while a move travels through the pipes and waits for the CPU (a busy
+machine: tens of milliseconds).  ``LagEstimate`` learns that lag by comparing each ``time`` report
+with what the engine's own measure predicted, and ``budget`` keeps it back for this move and for the
+moves still to come (as far as the increment does not pay for it).
+
 Times are seconds, measured from the moment the command that started the thinking arrived.
 """
 from typing import NamedTuple, Optional
@@ -21,6 +26,7 @@ MOVE_LAG = 0.005            # seconds per move a GUI usually charges beyond the 
 MARGIN_FRACTION = 0.05      # plus this share of the remaining time ...
 MAX_MARGIN = 0.5            # ... up to this many seconds
 SUDDEN_DEATH_MOVES = 25     # a clock without a move count is shared over this many moves
+GAME_MOVES = 60             # sudden death: lag is kept back for the moves up to this one
 SOFT_SHARE = 0.6            # soft limit as a share of a move's fair share of the clock
 HARD_SHARES = 2.0           # hard limit: at most this many fair shares ...
 HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (unless it is the last move)
@@ -52,20 +58,22 @@ def moves_to_go(mps: int, moves_made: int) -> Optional[int]:
     return mps - moves_made % mps
 
 
-def budget(clock: Clock, left: float, moves_made: int) -> Budget:
+def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) -> Budget:
     """Soft and hard limits for the next move.
 
-    ``left`` is the engine's remaining time (seconds, as the GUI last reported it, minus what has
-    passed since), ``moves_made`` how many moves the engine's side has made in this game.
+    ``left`` is the engine's remaining time (seconds, as the GUI last reported it), ``moves_made``
+    how many moves the engine's side has made in this game, ``lag`` the seconds per move the GUI's
+    clock runs beyond the engine's own measure.
     """
     if clock.st is not None:
-        hard = max(0.0, clock.st - safety_margin(clock.st))
+        hard = max(0.0, clock.st - safety_margin(clock.st) - lag)
         return Budget(SOFT_SHARE * hard, hard)
     left = max(0.0, left)
     to_go = moves_to_go(clock.mps, moves_made)
     horizon = to_go if to_go is not None else SUDDEN_DEATH_MOVES
-    lag = max(0.0, MOVE_LAG - clock.inc) * (horizon - 1)         # kept for the later moves
-    usable = max(0.0, left - safety_margin(left) - lag)
+    coming = to_go - 1 if to_go is not None else max(SUDDEN_DEATH_MOVES, GAME_MOVES - moves_made) - 1
+    later = max(0.0, lag - clock.inc) * coming              # kept for the moves to come
+    usable = max(0.0, left - safety_margin(left) - lag - later)
     share = usable / horizon + clock.inc
     cap = usable if to_go == 1 else HARD_FRACTION * usable
     hard = min(usable, cap, HARD_SHARES * share)
@@ -81,3 +89,25 @@ def next_iteration_fits(elapsed: float, last: float, previous: Optional[float], 
     else:
         growth = 3.0
     return elapsed + growth * last <= hard
+
+
+class LagEstimate:
+    """Seconds per move the GUI charges beyond the engine's own measure, learnt from its reports.
+
+    After a move the engine predicts its next ``time`` report (its clock minus its own measure of the
+    move, plus the increment); the shortfall of the actual report is one sample.  The estimate jumps
+    up to a larger sample at once and decays slowly (a busy spell is likely to last); it never goes
+    below ``MOVE_LAG``.  Reports in centiseconds make a sample up to 10 ms too large: the safe side.
+    """
+
+    DECAY = 0.9
+    MAX_SAMPLE = 1.0            # a larger shortfall is not lag (a paused GUI, a changed clock)
+
+    def __init__(self) -> None:
+        self.value = MOVE_LAG
+
+    def update(self, predicted: float, reported: float) -> None:
+        sample = predicted - reported
+        if not 0 <= sample <= self.MAX_SAMPLE:
+            sample = 0.0 if sample < 0 else MOVE_LAG
+        self.value = max(MOVE_LAG, sample, self.DECAY * self.value)
