@@ -93,10 +93,12 @@ def test_worst_case_game_keeps_a_positive_clock(clock, start, moves):
 
 
 def test_next_iteration_fits():
-    assert next_iteration_fits(1.0, 0.5, None, 3.0)           # 1 + 3 * 0.5 <= 3
-    assert not next_iteration_fits(1.0, 0.8, None, 3.0)
-    assert not next_iteration_fits(1.0, 0.5, 0.05, 3.0)       # growth clamped to 6: 1 + 3 > 3
-    assert next_iteration_fits(0.1, 0.02, 0.02, 0.2)          # growth at least 2
+    assert next_iteration_fits(1.0, 0.5, None, None, 3.0)           # 1 + 3 * 0.5 <= 3
+    assert not next_iteration_fits(1.0, 0.8, None, None, 3.0)
+    assert not next_iteration_fits(1.0, 0.5, 0.05, None, 3.0)       # growth clamped to 6: 1 + 3 > 3
+    assert next_iteration_fits(0.1, 0.02, 0.02, None, 0.2)          # growth at least 2
+    assert not next_iteration_fits(1.0, 0.5, None, 1.2, 3.0)        # expected end 2.5 > 2 * 1.2
+    assert next_iteration_fits(1.0, 0.5, None, 1.3, 3.0)
 
 
 @pytest.mark.parametrize("variant", ["normal", "8piece"])

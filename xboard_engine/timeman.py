@@ -6,8 +6,9 @@ after each move; MPS 0 = the whole game), ``st SECONDS`` (a fixed time per move)
 
 Two limits come out of a clock:
 
-- ``soft``: do not start a new iteration after this (the search also skips an iteration that clearly
-  cannot finish before ``hard``);
+- ``soft``: do not start a new iteration after this, nor one that is not expected to end within twice
+  this (so a move takes about a fair share on average: spending the hard limit on many moves in a
+  row would empty the clock before the time control);
 - ``hard``: abort the search.  It never exceeds the remaining time minus a safety margin (pipe
   latency to and from the GUI, the GUI's own work, thread switches, garbage collection pauses), and
   when the clock is nearly empty it shrinks with it: there is no minimum above what is left.
@@ -30,6 +31,7 @@ GAME_MOVES = 60             # sudden death: lag is kept back for the moves up to
 SOFT_SHARE = 0.6            # soft limit as a share of a move's fair share of the clock
 HARD_SHARES = 2.0           # hard limit: at most this many fair shares ...
 HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (unless it is the last move)
+ITERATION_STRETCH = 2.0     # a new iteration must be expected to end within this many soft limits
 
 
 class Clock(NamedTuple):
@@ -81,14 +83,17 @@ def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) ->
     return Budget(soft, hard)
 
 
-def next_iteration_fits(elapsed: float, last: float, previous: Optional[float], hard: float) -> bool:
-    """Whether an iteration started now could finish before ``hard``, guessing its cost from the last
-    two iterations (the branching factor, clamped to 2..6)."""
+def next_iteration_fits(elapsed: float, last: float, previous: Optional[float],
+                        soft: Optional[float], hard: float) -> bool:
+    """Whether an iteration started now is expected to end within ``ITERATION_STRETCH`` soft limits
+    and before ``hard``, guessing its cost from the last two iterations (the branching factor,
+    clamped to 2..6)."""
     if previous is not None and previous > 0:
         growth = min(6.0, max(2.0, last / previous))
     else:
         growth = 3.0
-    return elapsed + growth * last <= hard
+    limit = hard if soft is None else min(hard, ITERATION_STRETCH * soft)
+    return elapsed + growth * last <= limit
 
 
 class LagEstimate:
