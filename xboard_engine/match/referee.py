@@ -181,7 +181,7 @@ class _Game:
                 if engine is not None:
                     engine.quit()
         names = [c.name for c in self.configs]
-        standard = self.start_fen is None and self.pos.v.setup == "fixed"
+        standard = self.start_fen is None and self.pos.variant.setup == "fixed"
         start = None if standard else (self.start_fen or self._start_position_fen())
         return GameRecord(names[0], names[1], self.variant, start, self.moves, self.sans, result,
                           termination, reason, self.tcs[0].pgn(), event, round_label,
@@ -190,10 +190,7 @@ class _Game:
                           self.tcs[1].pgn() if self.tcs[1] != self.tcs[0] else "")
 
     def _start_position_fen(self) -> str:
-        pos = self.pos.copy()
-        while pos._stack:
-            pos.pop()
-        return pos.fen()
+        return self.pos.root_fen()
 
     def _play(self) -> Tuple[str, str, str]:
         colours = ("White", "Black")
@@ -263,13 +260,14 @@ class _Game:
             self.sans.append(self.pos.san(move))
             text = self.pos.move_text(move)
             self.moves.append(text)
-            irreversible = self.pos.move_victim_value(move) > 0 or self.pos.v.is_pawn[self.pos.board[move[0]]]
+            irreversible = self.pos.is_zeroing(move)
             self.pos.push(move)
             self._count_scores(side, engine.last_score, irreversible)
             last_move = text
 
     def _is_standard_start(self, fen: str) -> bool:
-        return self.pos.v.setup == "fixed" and fen == self.pos.v.start_fen and not self.start_fen
+        v = self.pos.variant
+        return v.setup == "fixed" and fen == v.start_fen and not self.start_fen
 
     def _uci_moves(self) -> List[str]:
         """The game's moves in UCI text (Chess960 castles as king takes rook)."""
@@ -277,13 +275,11 @@ class _Game:
         out = []
         for text in self.moves:
             move = pos.parse_move(text)
-            if move[3] == 3:
-                v = pos.v
-                target = move[4] if self.variant == "fischerandom" else move[1]
-                out.append(v.names[move[0]] + v.names[target])
+            if self.variant == "fischerandom" and pos.is_castle(move):
+                out.append(_chess960_uci_castle(pos, move))
             else:
-                out.append(text)
-            pos.push(move)
+                out.append(text)                # orthodox castles: the king's move, e1g1
+                pos.push(move)
         return out
 
     def _uci_go(self, side: int, clocks: List[float], moves_played: List[int]) -> str:
@@ -349,6 +345,23 @@ class _Game:
         if failure.kind == "stall":
             return self._loss(side, "stalled connection", f"{colour}'s connection stalls: {failure}")
         return self._loss(side, "abandoned", f"{colour}: {failure}")
+
+
+def _chess960_uci_castle(pos: Position, move) -> str:
+    """UCI text of a Chess960 castle, king takes own rook (e.g. ``b1a1``), and push it.  The squares
+    come from the board before and after: the king and the rook may each stay where they are."""
+    king, rook = ("K", "R") if pos.turn == "w" else ("k", "r")
+    rank = "1" if pos.turn == "w" else "8"
+    short = pos.move_text(move) == "O-O"
+    squares = [f"{f}{rank}" for f in "abcdefgh"]
+    before = {sq: pos.piece_at(sq) for sq in squares}
+    pos.push(move)
+    after = {sq: pos.piece_at(sq) for sq in squares}
+    left = [sq for sq in squares if before[sq] == king and after[sq] != king]
+    king_from = left[0] if left else ("g" if short else "c") + rank
+    moved = [sq for sq in squares if before[sq] == rook and after[sq] != rook]
+    rook_from = moved[0] if moved else ("f" if short else "d") + rank
+    return king_from + rook_from
 
 
 def _reason(outcome) -> str:
