@@ -110,8 +110,7 @@ class Searcher:
             if limits.soft_time is not None and elapsed >= limits.soft_time:
                 break
             if limits.hard_time is not None and not next_iteration_fits(
-                    elapsed, durations[-1], durations[-2] if len(durations) > 1 else None,
-                    limits.soft_time, limits.hard_time):
+                    elapsed, durations, limits.soft_time, limits.hard_time):
                 break
             if self.stop_requested:
                 break

@@ -20,7 +20,7 @@ moves still to come (as far as the increment does not pay for it).
 
 Times are seconds, measured from the moment the command that started the thinking arrived.
 """
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Sequence
 
 MOVE_OVERHEAD = 0.03        # seconds the GUI's clock may run on one move while the engine cannot see it
 MOVE_LAG = 0.005            # seconds per move a GUI usually charges beyond the engine's own measure
@@ -29,7 +29,9 @@ MAX_MARGIN = 0.5            # ... up to this many seconds
 SUDDEN_DEATH_MOVES = 25     # a clock without a move count is shared over this many moves
 GAME_MOVES = 60             # sudden death: lag is kept back for the moves up to this one
 SOFT_SHARE = 0.6            # soft limit as a share of a move's fair share of the clock
-HARD_SHARES = 2.0           # hard limit: at most this many fair shares ...
+HARD_SHARES = 1.25          # hard limit: at most this many fair shares (a search that hits it on
+                            # every move still leaves 1/40 of the clock for the last two moves of 40;
+                            # with 2 shares it would leave 1/800) ...
 HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (unless it is the last move)
 ITERATION_STRETCH = 2.0     # a new iteration must be expected to end within this many soft limits
 
@@ -83,15 +85,16 @@ def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) ->
     return Budget(soft, hard)
 
 
-def next_iteration_fits(elapsed: float, last: float, previous: Optional[float],
+def next_iteration_fits(elapsed: float, durations: Sequence[float],
                         soft: Optional[float], hard: float) -> bool:
     """Whether an iteration started now is expected to end within ``ITERATION_STRETCH`` soft limits
-    and before ``hard``, guessing its cost from the last two iterations (the branching factor,
-    clamped to 2..6)."""
-    if previous is not None and previous > 0:
-        growth = min(6.0, max(2.0, last / previous))
-    else:
-        growth = 3.0
+    and before ``hard``.  Its cost is guessed from the iterations so far (``durations``, oldest
+    first): the larger of the last two growth factors, clamped to 3..8 (odd and even depths grow
+    differently)."""
+    last = durations[-1]
+    tail = durations[-3:]
+    ratios = [b / a for a, b in zip(tail, tail[1:]) if a > 0]
+    growth = min(8.0, max([3.0] + ratios))
     limit = hard if soft is None else min(hard, ITERATION_STRETCH * soft)
     return elapsed + growth * last <= limit
 
