@@ -442,3 +442,20 @@ def test_sunfish_uci():
         assert record.termination in ("normal", "adjudication"), record
         assert record.engine_failure is None
         check_record(record)
+
+
+@pytest.mark.parametrize("fen,san,uci", [
+    ("3k4/8/8/8/8/8/8/4RKR1 w KQ - 0 1", "O-O", "f1g1"),        # king and rook swap
+    ("3k4/8/8/8/8/8/8/4RKR1 w KQ - 0 1", "O-O-O", "f1e1"),
+    ("3k4/8/8/8/8/8/8/R5KR w KQ - 0 1", "O-O", "g1h1"),         # the king stays on g1
+    ("3k4/8/8/8/8/8/8/1R2KR2 w KQ - 0 1", "O-O", "e1f1"),       # the rook stays on f1
+    ("1rk2r2/8/8/8/8/8/8/3K4 b kq - 0 1", "O-O-O", "c8b8"),
+])
+def test_chess960_castles_in_uci_are_king_takes_rook(fen, san, uci):
+    from xboard_engine.match.referee import _chess960_uci_castle
+    pos = Position.from_fen(fen, "fischerandom")
+    move = next(m for m in pos.legal_moves() if pos.is_castle(m) and pos.move_text(m) == san)
+    after = pos.copy()
+    after.push(move)
+    assert _chess960_uci_castle(pos, move) == uci
+    assert pos.fen() == after.fen()                 # the castle was played

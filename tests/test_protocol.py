@@ -6,7 +6,7 @@ import pytest
 
 from engine_driver import EngineProcess
 from xboard_engine import Position
-from xboard_engine.protocol import HOSTING
+from xboard_engine.variant import get_variant, variant_names
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -33,6 +33,25 @@ def test_handshake_features(engine):
     engine.send("accepted setboard")
     engine.send("rejected setscore")
     assert engine.lines(engine.sync()) == []
+
+
+# How XBoard hosts each variant (shared/XBOARD.md): piece-to-char table, parent, extra piece lines.
+HOSTING = {
+    "chess80": ("PNBRQ.....DKpnbrq.....dk", "fairy",
+                ["piece D& WFAD", "piece K KisO2isO3isO4irO5", "piece k KisO2isO3isO4ilO5"]),
+    "fullcavalry": ("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", []),
+    "8piece": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+    "8piece-random": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+    "8piece-2019": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+}
+
+
+def test_hosting_data_comes_from_the_variant_files():
+    hosted = {name: (get_variant(name).xboard_pieces, get_variant(name).xboard_parent,
+                     get_variant(name).xboard_piece_lines)
+              for name in variant_names() if get_variant(name).xboard_pieces}
+    assert hosted == HOSTING
+    assert max(get_variant(name).setup_count for name in variant_names()) == 3840
 
 
 @pytest.mark.parametrize("variant", sorted(HOSTING))
@@ -431,3 +450,60 @@ def test_bad_numeric_arguments_are_rejected(engine):
     assert engine.lines(engine.sync()) == [
         "Error (bad st): nan", "Error (bad st): inf", "Error (bad st): 0", "Error (bad sd): 2.5",
         "Error (bad time): inf", "Error (bad otim): nan", "Error (bad nps): -1", "Error (bad level): 40 x 0"]
+
+
+@pytest.mark.parametrize("variant,level", [("normal", "level 40 5 0"), ("8piece", "level 0 1 0"),
+                                           ("chess80", "level 40 1 0")])
+def test_moves_within_a_tiny_clock(engine, variant, level):
+    """`time 50` (half a second left): the answer comes well within it, counted from the usermove."""
+    engine.setup(variant)
+    engine.send(level)
+    engine.send("playother")            # the engine plays Black
+    pos = Position(variant)
+    first = pos.legal_moves()[0]
+    engine.send("time 50")
+    engine.send("otim 50")
+    engine.send(f"usermove {pos.move_text(first)}")
+    move, seconds = engine.timed_move(timeout=5)
+    pos.push(first)
+    pos.parse_move(move)
+    assert seconds < 0.4
+
+
+def test_moves_within_a_tiny_clock_while_pondering(engine):
+    """With pondering on, the ponder search must stop at once when the move arrives."""
+    engine.setup("8piece")
+    engine.send("level 0 1 0")
+    engine.send("hard")
+    engine.send("playother")            # the engine plays Black and ponders on White's turn
+    time.sleep(0.5)
+    engine.send("time 30")
+    engine.send("otim 50")
+    engine.send("usermove e2e4")
+    move, seconds = engine.timed_move(timeout=5)
+    assert seconds < 0.3
+
+
+def test_eight_piece_one_second_game_clock(engine):
+    """level 0 0:01 0 in 8-Piece Chess with the clock reported before every move, 20 moves."""
+    engine.setup("8piece")
+    engine.send("level 0 0:01 0")
+    pos = Position("8piece")
+    left = 100
+    engine.send("playother")
+    rng = random.Random(5)
+    for _ in range(20):
+        legal = pos.legal_moves()
+        if not legal or pos.outcome():
+            break
+        mine = rng.choice(legal)
+        engine.send(f"time {left}")
+        engine.send("otim 100")
+        engine.send(f"usermove {pos.move_text(mine)}")
+        pos.push(mine)
+        move, seconds = engine.timed_move(timeout=5)
+        pos.push(pos.parse_move(move))
+        left -= int(seconds * 100) + 1
+        assert left > 0, "engine lost on time"
+        if pos.outcome():
+            break

@@ -20,7 +20,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.version:
         print(f"xboard-engine {__version__} (variants: {' '.join(variant_names())})")
         return 0
-    from .protocol import Engine
+    from .cecp import Engine
     log = None
     if args.log:
         try:

@@ -65,6 +65,11 @@ class Variant(Board):
         self.fifty_move_new_square = spec.get("fifty_move_reset") == "new_pawn_square"
         self.orthodox_insufficient = spec.get("insufficient_material") == "orthodox"
         self.start_fen = spec.get("start", "")
+        # How XBoard hosts the variant (`setup` and `piece` commands); empty for XBoard's own variants.
+        self.xboard_pieces = spec.get("xboard_pieces", "")
+        self.xboard_parent = spec.get("xboard_parent", "")
+        self.xboard_piece_lines = [line.strip() for line in spec.get("xboard_piece_lines", "").split("|")
+                                   if line.strip()]
         kinds = [PIECE_KINDS[n] for n in spec["pieces"].split()]
         self.kinds = kinds
         self._build_codes(kinds, spec["promotion"].split(), spec.get("castling_partners", "").split())

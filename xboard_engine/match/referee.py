@@ -181,7 +181,7 @@ class _Game:
                 if engine is not None:
                     engine.quit()
         names = [c.name for c in self.configs]
-        standard = self.start_fen is None and self.pos.v.setup == "fixed"
+        standard = self.start_fen is None and self.pos.variant.setup == "fixed"
         start = None if standard else (self.start_fen or self._start_position_fen())
         return GameRecord(names[0], names[1], self.variant, start, self.moves, self.sans, result,
                           termination, reason, self.tcs[0].pgn(), event, round_label,
@@ -266,7 +266,8 @@ class _Game:
             last_move = text
 
     def _is_standard_start(self, fen: str) -> bool:
-        return self.pos.v.setup == "fixed" and fen == self.pos.v.start_fen and not self.start_fen
+        v = self.pos.variant
+        return v.setup == "fixed" and fen == v.start_fen and not self.start_fen
 
     def _uci_moves(self) -> List[str]:
         """The game's moves in UCI text (Chess960 castles as king takes rook)."""

@@ -1,0 +1,423 @@
+"""The XBoard/CECP v2 text layer: reads command lines, parses their arguments, calls the session
+(``session.py``) and the search thread (``thinker.py``), and writes the answers.
+
+Threads: one reads standard input into a queue, stamping each line with its arrival time (the clock
+of a search counts from it); the main thread executes commands in order; searches run in the
+thinker's worker thread so that ``ping``, ``?``, ``.`` and the rest are answered while it thinks.
+"""
+import math
+import queue
+import re
+import sys
+import threading
+import time
+import traceback
+from typing import IO, Callable, Dict, Optional, Tuple
+
+from . import __version__
+from .errors import RulesError
+from .session import Session, board_lines, last_setup_number
+from .thinker import Thinker
+from .variant import variant_names
+
+ENGINE_NAME = f"xboard-variant-engine {__version__}"
+MAX_LINE = 1 << 16
+_MOVE_LIKE = re.compile(r"^([a-z]\d{1,2}[a-z]\d{1,2}[a-z]?(,[a-z]\d{1,2}[a-z]\d{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
+
+Line = Optional[Tuple[str, float]]
+
+
+class Engine:
+    """The CECP engine. ``run()`` serves until ``quit`` or end of input."""
+
+    def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None) -> None:
+        self.out = out
+        self.log = log
+        self.out_lock = threading.Lock()
+        self.session = Session()
+        self.thinker = Thinker(self.session, self.send, lambda text: self._log("!", text))
+        self.cores = 1
+        self._arrived = time.perf_counter()     # when the command being executed was read
+
+    # ------------------------------------------------------------------ output
+    def send(self, line: str) -> None:
+        with self.out_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+            self._log(">", line)
+
+    def _log(self, direction: str, line: str) -> None:
+        if self.log:
+            now = time.time()
+            stamp = time.strftime("%H:%M:%S", time.localtime(now))
+            self.log.write(f"{stamp}.{int(now * 1000) % 1000:03d} {direction} {line}\n")
+            self.log.flush()
+
+    # ------------------------------------------------------------------ main loop
+    def run(self, stdin=None) -> None:
+        lines: "queue.Queue[Line]" = queue.Queue()
+        reader = threading.Thread(target=self._read, args=(stdin or sys.stdin.buffer, lines), daemon=True)
+        reader.start()
+        while True:
+            item = lines.get()
+            if item is None:
+                break
+            line, self._arrived = item
+            self._log("<", line)
+            try:
+                if not self.handle(line):
+                    break
+            except Exception:                # never a traceback on stdout; never an exit
+                self._log("!", traceback.format_exc().replace("\n", " | "))
+                sys.stderr.write(traceback.format_exc())
+                self.send(f"Error (internal error): {line[:80]}")
+        self.thinker.stop(discard=True)
+
+    @staticmethod
+    def _read(stream, lines: "queue.Queue[Line]") -> None:
+        try:
+            while True:
+                raw = stream.readline(MAX_LINE)
+                if not raw:
+                    break
+                if len(raw) >= MAX_LINE and not raw.endswith(b"\n"):
+                    while True:                       # drop the rest of an over-long line
+                        more = stream.readline(MAX_LINE)
+                        if not more or more.endswith(b"\n"):
+                            break
+                    lines.put(("\x00overlong", time.perf_counter()))
+                    continue
+                lines.put((raw.decode("utf-8", "replace").replace("\x00", "").strip(), time.perf_counter()))
+        except (OSError, ValueError):
+            pass
+        lines.put(None)
+
+    def handle(self, line: str) -> bool:
+        """Execute one command line; False means quit."""
+        if not line:
+            return True
+        if line == "\x00overlong":
+            self.send("Error (command too long): line dropped")
+            return True
+        parts = line.split(None, 1)
+        cmd, arg = parts[0], (parts[1].strip() if len(parts) > 1 else "")
+        if cmd == "quit":
+            return False
+        handler = self.COMMANDS.get(cmd)
+        if handler is not None:
+            handler(self, arg)
+        elif _MOVE_LIKE.match(cmd) and not arg:
+            self.cmd_usermove(cmd)
+        else:
+            self.send(f"Error (unknown command): {cmd[:80]}")
+        return True
+
+    # ------------------------------------------------------------------ helpers
+    def _stop(self) -> None:
+        self.thinker.stop(discard=True)
+
+    def _analyze_again(self) -> None:
+        if self.thinker.analyzing:
+            self.thinker.start("analyze", self._arrived)
+
+    def _claim(self) -> None:
+        line = self.session.claim()
+        if line:
+            self.send(line)
+
+    def _number(self, arg: str, command: str, minimum: float, whole: bool = True) -> Optional[float]:
+        """The command's numeric argument, or None after an error line (also for nan/inf)."""
+        try:
+            value = float(arg)
+            if not math.isfinite(value) or value < minimum or (whole and value != int(value)):
+                raise ValueError
+        except ValueError:
+            self.send(f"Error (bad {command}): {arg[:80]}")
+            return None
+        return value
+
+    # ------------------------------------------------------------------ game commands
+    def cmd_xboard(self, arg: str) -> None:
+        self.send("")
+
+    def cmd_protover(self, arg: str) -> None:
+        names = ",".join(variant_names())
+        self.send("feature done=0")
+        self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 '
+                  f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
+                  f'exclude=1 variants="{names}"')
+        self.send(f'feature option="Setup number -spin -1 -1 {last_setup_number()}"')
+        self.send('feature option="Castle with lancer turn -check 0"')
+        self.send('feature option="Clear Hash -button"')
+        self.send("feature done=1")
+
+    def cmd_ignore(self, arg: str) -> None:
+        pass
+
+    def cmd_new(self, arg: str) -> None:
+        self._stop()
+        self.thinker.analyzing = False
+        self.session.reset("normal")
+        self.thinker.clear()
+
+    def cmd_variant(self, arg: str) -> None:
+        name = arg.split()[0] if arg else ""
+        if name not in variant_names():
+            self.send(f"Error (unsupported variant): {name[:80]}")
+            return
+        self._stop()
+        self.session.reset(name)
+        for line in self.session.setup_lines():
+            self.send(line)
+        self._analyze_again()
+
+    def cmd_setboard(self, arg: str) -> None:
+        try:
+            pos = self.session.board_from_fen(arg)
+        except RulesError:
+            self.send("tellusererror Illegal position")
+            return
+        self._stop()
+        self.session.setboard(pos)
+        self._analyze_again()
+
+    def cmd_usermove(self, arg: str) -> None:
+        self._stop()           # a move while the engine thinks: the GUI has switched sides
+        try:
+            self.session.push_user_move(arg)
+        except RulesError:
+            self.send(f"Illegal move: {arg[:80]}")
+            self._analyze_again()
+            return
+        if not self.thinker.analyzing:
+            self._claim()
+        self.thinker.maybe_think(self._arrived)
+
+    def cmd_go(self, arg: str) -> None:
+        self._stop()
+        over = self.session.go()
+        if over:
+            self.send(over)
+        else:
+            self.thinker.start("think", self._arrived)
+
+    def cmd_force(self, arg: str) -> None:
+        self._stop()
+        self.session.force = True
+
+    def cmd_playother(self, arg: str) -> None:
+        self._stop()
+        self.session.playother()
+        if self.thinker.ponder and not self.session.game_over:
+            self.thinker.start("ponder", self._arrived)
+
+    def cmd_white(self, arg: str) -> None:
+        """Legacy: White to move, the engine plays Black."""
+        self._set_side_to_move(0)
+
+    def cmd_black(self, arg: str) -> None:
+        """Legacy: Black to move, the engine plays White."""
+        self._set_side_to_move(1)
+
+    def _set_side_to_move(self, side: int) -> None:
+        self._stop()
+        if not self.session.set_side_to_move(side):
+            self.send("Error (side to move cannot change here): " + "wb"[side])
+
+    def cmd_result(self, arg: str) -> None:
+        self._stop()
+        self.session.game_over = True
+        self.thinker.analyzing = False
+
+    def _take_back(self, plies: int) -> None:
+        self._stop()
+        if not self.session.take_back(plies):
+            self.send(f"Error (nothing to undo): {'undo' if plies == 1 else 'remove'}")
+            return
+        if self.thinker.analyzing:
+            self._analyze_again()
+        elif plies == 2:
+            self.thinker.maybe_think(self._arrived)
+
+    def cmd_undo(self, arg: str) -> None:
+        self._take_back(1)
+
+    def cmd_remove(self, arg: str) -> None:
+        self._take_back(2)
+
+    def cmd_draw(self, arg: str) -> None:
+        if not self.session.game_over and self.thinker.last_score <= -200:
+            self.send("offer draw")
+
+    # ------------------------------------------------------------------ clock commands
+    def cmd_level(self, arg: str) -> None:
+        parts = arg.split()
+        try:
+            if len(parts) != 3:
+                raise ValueError
+            mps = int(parts[0])
+            if ":" in parts[1]:
+                minutes, seconds = parts[1].split(":")
+                base = int(minutes) * 60 + float(seconds)
+            else:
+                base = float(parts[1]) * 60
+            inc = float(parts[2])
+            if mps < 0 or base < 0 or inc < 0:
+                raise ValueError
+        except ValueError:
+            self.send(f"Error (bad level): {arg[:80]}")
+            return
+        self.session.set_level(mps, base, inc)
+
+    def cmd_st(self, arg: str) -> None:
+        value = self._number(arg, "st", 0.001, whole=False)
+        if value is not None:
+            self.session.st = value
+
+    def cmd_sd(self, arg: str) -> None:
+        value = self._number(arg, "sd", 1)
+        if value is not None:
+            self.session.sd = int(value)
+
+    def cmd_nps(self, arg: str) -> None:
+        value = self._number(arg, "nps", 0)
+        if value is not None:
+            self.session.nps = int(value) or None
+
+    def cmd_time(self, arg: str) -> None:
+        value = self._number(arg, "time", -1e12, whole=False)
+        if value is not None:
+            self.session.set_time(int(value), self._arrived)
+
+    def cmd_otim(self, arg: str) -> None:
+        value = self._number(arg, "otim", -1e12, whole=False)
+        if value is not None:
+            self.session.opp_time = max(0, int(value)) / 100.0
+
+    # ------------------------------------------------------------------ search commands
+    def cmd_movenow(self, arg: str) -> None:
+        self.thinker.move_now()
+
+    def cmd_ping(self, arg: str) -> None:
+        self.send(f"pong {arg}".rstrip())
+
+    def cmd_hint(self, arg: str) -> None:
+        move = self.thinker.hint()
+        if move is not None:
+            self.send(f"Hint: {move}")
+
+    def cmd_bk(self, arg: str) -> None:
+        self.send("\tNo book moves")
+        self.send("")
+
+    def cmd_hard(self, arg: str) -> None:
+        self.thinker.ponder = True
+
+    def cmd_easy(self, arg: str) -> None:
+        self.thinker.ponder = False
+        if self.thinker.mode == "ponder":
+            self._stop()
+
+    def cmd_post(self, arg: str) -> None:
+        self.thinker.post = True
+
+    def cmd_nopost(self, arg: str) -> None:
+        self.thinker.post = False
+
+    def cmd_analyze(self, arg: str) -> None:
+        self.thinker.analyzing = True
+        self.thinker.start("analyze", self._arrived)
+
+    def cmd_exit(self, arg: str) -> None:
+        if self.thinker.analyzing:
+            self._stop()
+            self.thinker.analyzing = False
+
+    def cmd_status(self, arg: str) -> None:
+        line = self.thinker.status_line()
+        if line:
+            self.send(line)
+
+    def cmd_exclude(self, arg: str) -> None:
+        self._set_exclusion(arg, True)
+
+    def cmd_include(self, arg: str) -> None:
+        self._set_exclusion(arg, False)
+
+    def _set_exclusion(self, arg: str, exclude: bool) -> None:
+        pos = self.session.pos
+        try:
+            moves = pos.legal_moves() if arg == "all" else [pos.parse_move(arg)]
+        except RulesError:
+            self.send(f"Illegal move: {arg[:80]}")
+            return
+        self.session.set_exclusion(moves, exclude)
+        self._analyze_again()
+
+    # ------------------------------------------------------------------ settings
+    def cmd_memory(self, arg: str) -> None:
+        try:
+            megabytes = max(1, int(arg))
+        except ValueError:
+            self.send(f"Error (bad memory): {arg[:80]}")
+            return
+        self.thinker.searcher.tt_entries = megabytes * 4000      # about 250 bytes per entry
+
+    def cmd_cores(self, arg: str) -> None:
+        try:
+            self.cores = max(1, int(arg))
+        except ValueError:
+            self.send(f"Error (bad cores): {arg[:80]}")
+
+    def cmd_random(self, arg: str) -> None:
+        self.thinker.random = not self.thinker.random
+
+    def cmd_option(self, arg: str) -> None:
+        name, _, value = arg.partition("=")
+        name = name.strip()
+        if name == "Clear Hash":
+            self.thinker.clear()
+        elif name not in self.session.options:
+            self.send(f"Error (unknown option): {name[:80]}")
+        elif not self.session.set_option(name, value):
+            self.send(f"Error (bad option value): {arg[:80]}")
+
+    def cmd_perft(self, arg: str) -> None:
+        try:
+            depth = int(arg)
+            if not 0 <= depth <= 8:
+                raise ValueError
+        except ValueError:
+            self.send(f"Error (bad perft depth): {arg[:80]}")
+            return
+        self._stop()
+        start = time.perf_counter()
+        nodes = self.session.pos.copy().perft(depth)
+        self.send(f"perft {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")
+
+    def cmd_display(self, arg: str) -> None:
+        for line in board_lines(self.session.pos):
+            self.send(line)
+
+    COMMANDS: Dict[str, Callable[["Engine", str], None]] = {}
+
+
+Engine.COMMANDS = {
+    "xboard": Engine.cmd_xboard, "protover": Engine.cmd_protover,
+    "accepted": Engine.cmd_ignore, "rejected": Engine.cmd_ignore,
+    "new": Engine.cmd_new, "variant": Engine.cmd_variant, "setboard": Engine.cmd_setboard,
+    "usermove": Engine.cmd_usermove, "go": Engine.cmd_go, "force": Engine.cmd_force,
+    "playother": Engine.cmd_playother, "white": Engine.cmd_white, "black": Engine.cmd_black,
+    "level": Engine.cmd_level, "st": Engine.cmd_st, "sd": Engine.cmd_sd, "nps": Engine.cmd_nps,
+    "time": Engine.cmd_time, "otim": Engine.cmd_otim, "?": Engine.cmd_movenow,
+    "ping": Engine.cmd_ping, "draw": Engine.cmd_draw, "result": Engine.cmd_result,
+    "undo": Engine.cmd_undo, "remove": Engine.cmd_remove, "hint": Engine.cmd_hint,
+    "bk": Engine.cmd_bk, "hard": Engine.cmd_hard, "easy": Engine.cmd_easy,
+    "post": Engine.cmd_post, "nopost": Engine.cmd_nopost, "analyze": Engine.cmd_analyze,
+    "exit": Engine.cmd_exit, ".": Engine.cmd_status, "exclude": Engine.cmd_exclude,
+    "include": Engine.cmd_include, "name": Engine.cmd_ignore, "rating": Engine.cmd_ignore,
+    "computer": Engine.cmd_ignore, "ics": Engine.cmd_ignore, "memory": Engine.cmd_memory,
+    "cores": Engine.cmd_cores, "random": Engine.cmd_random, "option": Engine.cmd_option,
+    "perft": Engine.cmd_perft, "d": Engine.cmd_display, "board": Engine.cmd_display,
+    "debug": Engine.cmd_ignore, "otherside": Engine.cmd_ignore,
+}

@@ -1,0 +1,258 @@
+"""A game session as the GUI describes it: the position, who plays which side, result claims, the
+clocks as the GUI reports them, undo, setboard and the announcement of random setups.
+
+Nothing here reads or writes protocol text except the few lines the GUI must receive verbatim
+(``setup``/``piece`` announcements, result claims), which are returned, not sent.
+"""
+from typing import Dict, List, Optional, Tuple
+
+from .errors import RulesError
+from .moves import Move
+from .position import Position
+from .timeman import Budget, Clock, LagEstimate, budget
+from .variant import get_variant, variant_names
+
+TERMINATION_TEXT = {
+    "checkmate": "{} mates",
+    "stalemate": "Stalemate",
+    "threefold_repetition": "Draw by repetition",
+    "fifty_moves": "Draw by fifty-move rule",
+    "insufficient_material": "Insufficient material",
+}
+
+
+def last_setup_number() -> int:
+    """The highest setup number of any variant (the option applies to whichever is played)."""
+    return max(get_variant(name).setup_count for name in variant_names()) - 1
+
+
+class Session:
+    """The game being played; the thinker reads it and, under its lock, plays the engine's moves."""
+
+    def __init__(self) -> None:
+        self.options: Dict[str, str] = {"Setup number": "-1", "Castle with lancer turn": "0"}
+        # The random setup last announced with `setup`, kept while no move has been made: XBoard
+        # sends `new`/`variant` more than once before a game and keeps the first setup it got.
+        self._announced: Optional[Tuple[str, str]] = None
+        self._moved_since_setup = True
+        self.lag = LagEstimate()                  # the GUI's clock beyond the engine's own measure
+        self._clock_read: Optional[float] = None  # arrival of the last `time` not yet used
+        self.reset("normal")
+
+    def set_option(self, name: str, value: str) -> bool:
+        """One of ``options`` (the engine's `feature option`s); False for a value out of range."""
+        if name == "Setup number":
+            try:
+                number = int(value)
+            except ValueError:
+                return False
+            if not -1 <= number <= last_setup_number():
+                return False
+            value = str(number)
+        elif value not in ("0", "1"):          # the check boxes
+            return False
+        self.options[name] = value
+        return True
+
+    # ------------------------------------------------------------------ game
+    def reset(self, variant: str) -> None:
+        """A new game of ``variant`` (``new``, ``variant``); the clock goes back to 40 moves in 5 min."""
+        self.variant = variant
+        number = int(self.options.get("Setup number", "-1"))
+        v = get_variant(variant)
+        if v.setup != "fixed" and 0 <= number < v.setup_count:
+            self.pos = Position(variant, number=number)
+        elif v.setup != "fixed" and self._announced and self._announced[0] == variant \
+                and not self._moved_since_setup:
+            self.pos = Position.from_fen(self._announced[1], variant)
+        else:
+            self.pos = Position(variant)
+        self.force = False
+        self.engine_side = 1
+        self.game_over = False
+        self.mps, self.base, self.inc = 40, 300.0, 0.0
+        self.st: Optional[float] = None
+        self.sd: Optional[int] = None
+        self.nps: Optional[int] = None
+        self.time_left = 300.0
+        self.opp_time = 300.0
+        self._predicted: Optional[float] = None   # the next `time` report the engine expects
+        self.exclude: List[Move] = []
+
+    def setup_lines(self) -> List[str]:
+        """The `setup` and `piece` lines that tell XBoard how to host this variant (none for the
+        variants XBoard knows); a random setup announced here is kept until a move is made."""
+        v = get_variant(self.variant)
+        if not v.xboard_pieces:
+            return []
+        fen = self.pos.fen()
+        self._announced = (self.variant, fen)
+        self._moved_since_setup = False
+        return [f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_{v.xboard_parent} {fen}"] + \
+            list(v.xboard_piece_lines)
+
+    def board_from_fen(self, fen: str) -> Position:
+        """The position of a ``setboard``; raises RulesError for a FEN the variant does not accept."""
+        return restore_start_castling(Position.from_fen(fen, self.variant), fen)
+
+    def setboard(self, pos: Position) -> None:
+        self.pos = pos
+        self.game_over = False
+        self.exclude = []
+
+    def set_side_to_move(self, side: int) -> bool:
+        """Legacy ``white``/``black``: ``side`` moves, the engine plays the other side.  False when
+        the position cannot have that side to move."""
+        self.force = False
+        self.engine_side = 1 - side
+        if self.pos.stm != side:
+            fields = self.pos.fen().split()
+            fields[1] = "wb"[side]
+            fields[3] = "-"
+            try:
+                self.pos = Position.from_fen(" ".join(fields[:6]), self.variant)
+            except RulesError:
+                return False
+        return True
+
+    def push_user_move(self, text: str) -> None:
+        """Raises RulesError for an illegal move (the position stays)."""
+        self.pos.push_text(text)
+        self._moved_since_setup = True
+        self.exclude = []
+
+    def play_engine_move(self, move: Move, start: float, now: float, clock_reported: bool) -> str:
+        """Play the engine's move; its clock is charged from ``start`` to ``now`` (perf_counter)
+        until the GUI's next ``time`` report says better.  Returns the move's text."""
+        text = self.pos.move_text(move)
+        made = self.pos.fullmove            # the engine's moves including this one
+        self.pos.push(move)
+        self._moved_since_setup = True
+        if self.st is None and self.nps is None:
+            self.time_left += self.inc - (now - start)
+            if self.mps and made % self.mps == 0:
+                self.time_left += self.base
+            self._predicted = self.time_left if clock_reported else None
+        return text
+
+    def go(self) -> Optional[str]:
+        """``go``: the engine plays the side to move.  The result line if the game is already over
+        (then there is nothing to think about)."""
+        self.force = False
+        self.engine_side = self.pos.stm
+        if self.pos.outcome() is not None:
+            return self.claim()
+        self.game_over = False
+        return None
+
+    def playother(self) -> None:
+        self.force = False
+        self.engine_side = 1 - self.pos.stm
+
+    def set_exclusion(self, moves: List[Move], exclude: bool) -> None:
+        """``exclude``/``include``: root moves analysis leaves out."""
+        if exclude:
+            self.exclude = list(dict.fromkeys(self.exclude + moves))
+        else:
+            self.exclude = [m for m in self.exclude if m not in moves]
+
+    def take_back(self, plies: int) -> bool:
+        """``undo`` (1) or ``remove`` (2); False when fewer moves were made."""
+        if self.pos.ply < plies:
+            return False
+        for _ in range(plies):
+            self.pos.pop()
+        self.game_over = False
+        self.exclude = []
+        return True
+
+    def claim(self) -> Optional[str]:
+        """The result line to send when the game is over (not in force mode); marks it over."""
+        if self.force:
+            return None
+        outcome = self.pos.outcome()
+        if outcome is None:
+            return None
+        self.game_over = True
+        text = TERMINATION_TEXT[outcome.termination]
+        if outcome.termination == "checkmate":
+            text = text.format("White" if outcome.winner == "w" else "Black")
+        return f"{outcome.result} {{{text}}}"
+
+    def engine_to_move(self) -> bool:
+        return not self.force and not self.game_over and self.pos.stm == self.engine_side
+
+    def avoided_moves(self) -> Tuple[Move, ...]:
+        """Castles that turn the lancer: XBoard relays them without the turn (XBOARD.md), so the
+        engine does not play them unless the option allows it."""
+        if self.options["Castle with lancer turn"] == "1" or not self.pos.variant.has_lancers:
+            return ()
+        legal = self.pos.legal_moves()
+        avoided = tuple(m for m in legal if self.pos.castle_turns_partner(m))
+        return avoided if len(avoided) < len(legal) else ()
+
+    # ------------------------------------------------------------------ clocks
+    def set_level(self, mps: int, base: float, inc: float) -> None:
+        self.mps, self.base, self.inc = mps, base, inc
+        self.st = None
+        self.time_left = self.opp_time = base
+        self._predicted = None
+
+    def set_time(self, centiseconds: int, arrived: float) -> None:
+        """The GUI's ``time``: the engine's clock, read at ``arrived`` (perf_counter)."""
+        self.time_left = max(0, centiseconds) / 100.0
+        self._clock_read = arrived
+        if self._predicted is not None:
+            self.lag.update(self._predicted, self.time_left)
+            self._predicted = None
+
+    def think_start(self, arrived: float) -> Tuple[float, bool]:
+        """When the clock of a search started by a command that arrived at ``arrived`` began: at the
+        `time` report sent before it if there was one (the GUI's clock was already running).  Also
+        whether the clock came from such a report."""
+        if self._clock_read is None:
+            return arrived, False
+        start = min(arrived, self._clock_read)
+        self._clock_read = None
+        return start, True
+
+    def budget(self) -> Budget:
+        """Soft and hard limits of the next move (timeman)."""
+        clock = Clock(self.mps, self.base, self.inc, self.st)
+        return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
+
+
+def restore_start_castling(pos: Position, fen: str) -> Position:
+    """XBoard's FEN drops castling rights whose partner is not a rook (XBOARD.md).  A setboard of a
+    start array (White to move, move 1, nothing moved) gets the variant's full start rights."""
+    v = pos.variant
+    fields = fen.split()
+    if pos.stm != 0 or pos.fullmove != 1 or pos.fen().split()[2] == "KQkq" or pos.ply:
+        return pos
+    placement = fields[0]
+    if v.setup == "fixed":
+        if placement != v.start_fen.split()[0]:
+            return pos
+    else:
+        rows = placement.split("/")
+        if len(rows) != 8 or rows[1] != "p" * 8 or rows[6] != "P" * 8 or any(r != "8" for r in rows[2:6]):
+            return pos
+    full_fen = " ".join([placement, "w", "KQkq"] + fields[3:6])
+    try:
+        return Position.from_fen(full_fen, v.name)
+    except RulesError:
+        return pos
+
+
+def board_lines(pos: Position) -> List[str]:
+    """A plain-text board for people using the engine in a terminal."""
+    v = pos.variant
+    files = "abcdefghijklmnopqrstuvwxyz"[:v.files]
+    lines = []
+    for rank in range(v.ranks, 0, -1):
+        cells = [pos.piece_at(f"{f}{rank}") or "." for f in files]
+        lines.append(f"{rank:>2} " + " ".join(cells))
+    lines.append("   " + " ".join(files))
+    lines.append(f"fen {pos.fen()}")
+    lines.append(f"variant {v.name}, {'white' if pos.stm == 0 else 'black'} to move")
+    return lines

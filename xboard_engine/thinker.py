@@ -1,0 +1,183 @@
+"""The search thread: thinking on the engine's move, pondering, analysing.
+
+One search runs at a time, in a worker thread, so that the command loop answers ``ping``, ``?``,
+``.`` and the rest while it thinks.  ``stop(discard=True)`` ends a search and throws its move away (the
+GUI changed the position); the worker plays a move into the session only under ``lock`` and only if
+it was not discarded meanwhile.
+"""
+import sys
+import threading
+import time
+import traceback
+from typing import Callable, List, Optional, Tuple
+
+from .errors import RulesError
+from .moves import Move
+from .position import Position
+from .search import Info, Limits, Searcher, format_score
+from .session import Session
+
+
+class Thinker:
+    """Runs the engine's searches on ``session``; ``send`` writes a protocol line, ``log`` records
+    an internal error."""
+
+    def __init__(self, session: Session, send: Callable[[str], None],
+                 log: Callable[[str], None]) -> None:
+        self.session = session
+        self.send = send
+        self.log = log
+        self.lock = threading.Lock()        # guards the session against the worker's move
+        self.searcher = Searcher()
+        self.post = False
+        self.ponder = False
+        self.random = False
+        self.analyzing = False
+        self.last_score = 0
+        self.mode = ""                      # "", "think", "ponder", "analyze"
+        self._worker: Optional[threading.Thread] = None
+        self._discard = False
+        self._start_time = 0.0              # perf_counter the thinking time counts from
+        self._clock_reported = False
+        self._analysis: Tuple[int, int, Optional[Move], float] = (0, 0, None, 0.0)
+
+    # ------------------------------------------------------------------ control
+    def stop(self, discard: bool = True) -> None:
+        """End the running search (if any) and wait for its thread."""
+        worker = self._worker
+        if worker is None:
+            return
+        with self.lock:
+            if discard:
+                self._discard = True
+        self.searcher.stop()
+        worker.join()
+        self._worker = None
+        self.mode = ""
+
+    def start(self, mode: str, arrived: float) -> None:
+        """Start a search in ``mode``; its time counts from ``arrived`` (when the command that
+        started it was read) or from the `time` report before it."""
+        self.stop(discard=True)
+        self._discard = False
+        self.searcher.stop_requested = False
+        self.mode = mode
+        pos = self.session.pos.copy()
+        if mode == "think":
+            self._start_time, self._clock_reported = self.session.think_start(arrived)
+        else:
+            self._start_time, self._clock_reported = arrived, False
+        self._worker = threading.Thread(target=self._think, args=(mode, pos), daemon=True)
+        self._worker.start()
+
+    def maybe_think(self, arrived: float) -> None:
+        """After the position changed: analyse, think if it is the engine's move, else ponder."""
+        session = self.session
+        if self.analyzing:
+            self.start("analyze", arrived)
+        elif session.engine_to_move():
+            self.start("think", arrived)
+        elif self.ponder and not session.force and not session.game_over:
+            self.start("ponder", arrived)
+
+    def move_now(self) -> None:
+        if self.mode == "think":
+            self.searcher.stop()
+
+    def clear(self) -> None:
+        self.searcher.clear()
+
+    # ------------------------------------------------------------------ worker
+    def _limits(self, mode: str) -> Limits:
+        session = self.session
+        if mode != "think":
+            return Limits(exclude=tuple(session.exclude) if mode == "analyze" else ())
+        soft, hard = session.budget()
+        nodes = None
+        if session.nps:
+            nodes = max(1, int(session.nps * hard))
+            soft = hard = None
+        return Limits(soft_time=soft, hard_time=hard, depth=session.sd, nodes=nodes,
+                      exclude=session.avoided_moves(), randomize=self.random, start=self._start_time)
+
+    def _think(self, mode: str, pos: Position) -> None:
+        """Worker thread: search; in "think" mode play the move, then ponder if asked to."""
+        start, clock_reported = self._start_time, self._clock_reported
+        move = self._run_search(mode, pos)
+        if mode != "think":
+            return
+        session = self.session
+        with self.lock:
+            if self._discard:
+                return
+            if move is None:
+                self._claim()
+                return
+            text = session.play_engine_move(move, start, time.perf_counter(), clock_reported)
+            self.send(f"move {text}")
+            self._claim()
+            if not (self.ponder and not session.game_over and not session.force):
+                return
+            self.searcher.stop_requested = False
+            self.mode = "ponder"
+            pos = session.pos.copy()
+        self._run_search("ponder", pos)
+
+    def _claim(self) -> None:
+        line = self.session.claim()
+        if line:
+            self.send(line)
+
+    def _run_search(self, mode: str, pos: Position) -> Optional[Move]:
+        def info(i: Info) -> None:
+            self.last_score = i.score
+            self._analysis = (i.depth, i.nodes, i.pv[0] if i.pv else None, i.seconds)
+            if self.post or mode == "analyze":
+                self.send(f"{i.depth} {format_score(i.score)} {int(i.seconds * 100)} {i.nodes} "
+                          f"{pv_text(pos, i.pv)}")
+
+        self._analysis = (0, 0, None, 0.0)
+        try:
+            return self.searcher.search(pos, self._limits(mode), on_info=info).move
+        except Exception:                       # the engine must still move, and legally
+            self.log(traceback.format_exc().replace("\n", " | "))
+            sys.stderr.write(traceback.format_exc())
+            legal = pos.legal_moves()
+            return legal[0] if legal else None
+
+    # ------------------------------------------------------------------ reports
+    def status_line(self) -> Optional[str]:
+        """The answer to ``.`` in analyze mode (None outside it)."""
+        if not self.analyzing:
+            return None
+        pos = self.session.pos
+        depth, nodes, move, seconds = self._analysis
+        legal = [m for m in pos.legal_moves() if m not in self.session.exclude]
+        elapsed = int(seconds * 100)
+        name = pos.move_text(move) if move is not None and move in legal else "(none)"
+        return f"stat01: {elapsed} {nodes} {depth} 0 {len(legal)} {name}"
+
+    def hint(self) -> Optional[str]:
+        """A quick search's move text for ``hint`` (None while searching or without a move)."""
+        if self.mode:
+            return None
+        self.searcher.stop_requested = False
+        pos = self.session.pos
+        result = self.searcher.search(pos.copy(), Limits(soft_time=0.3, hard_time=1.0))
+        return None if result.move is None else pos.move_text(result.move)
+
+
+def pv_text(pos: Position, pv: List[Move]) -> str:
+    """The principal variation in SAN, as far as it is legal (``pos`` is left unchanged)."""
+    out = []
+    pushed = 0
+    try:
+        for m in pv:
+            out.append(pos.san(m))
+            pos.push(m)
+            pushed += 1
+    except RulesError:
+        pass
+    for _ in range(pushed):
+        pos.pop()
+    return " ".join(out)
