@@ -10,6 +10,7 @@ import time
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RulesError
+from ..moves import Move
 from ..position import Position
 from .engines import Engine, EngineConfig, EngineFailure, UciEngine, XBoardEngine, start_engine
 
@@ -275,12 +276,7 @@ class _Game:
         out = []
         for text in self.moves:
             move = pos.parse_move(text)
-            if pos.is_castle(move):
-                v = pos.v
-                target = move.square2 if self.variant == "fischerandom" else move.to
-                out.append(v.names[move.frm] + v.names[target])
-            else:
-                out.append(text)
+            out.append(_uci_castle(pos, move, self.variant == "fischerandom") if pos.is_castle(move) else text)
             pos.push(move)
         return out
 
@@ -347,6 +343,12 @@ class _Game:
         if failure.kind == "stall":
             return self._loss(side, "stalled connection", f"{colour}'s connection stalls: {failure}")
         return self._loss(side, "abandoned", f"{colour}: {failure}")
+
+
+def _uci_castle(pos: Position, move: Move, chess960: bool) -> str:
+    """UCI text of a castle: the king's move (e1g1), in Chess960 king takes own rook (b1a1)."""
+    names = pos.variant.names
+    return names[move.frm] + names[move.square2 if chess960 else move.to]
 
 
 def _reason(outcome) -> str:
