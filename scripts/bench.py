@@ -23,11 +23,9 @@ nodes over all search positions. Every position runs ``--repeat`` times (the fas
 run also warms up PyPy's JIT); repeated searches must visit the same number of nodes, else the script
 reports the position as nondeterministic and fails.
 
-The search signature is the same from run to run of one interpreter, but today it differs between
-CPython and PyPy: moves are generated in the iteration order of ``Position.units`` (sets of squares),
-which is hash-slot order in CPython and insertion order in PyPy and which also changes with the push/pop
-history of a Position, and the search breaks ties in its move ordering by generation order. So each
-search starts from a freshly built Position, and search signatures compare only within one interpreter.
+Moves are generated in the order of ``Position.units`` (insertion-ordered dicts), so the search
+signature is the same on CPython and PyPy; each search starts from a freshly built Position, since the
+order also follows a Position's push/pop history.
 """
 import argparse
 import json

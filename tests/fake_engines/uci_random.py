@@ -16,7 +16,7 @@ except ImportError:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from xboard_engine import Position  # noqa: E402
-from xboard_engine.position import CASTLE  # noqa: E402
+from xboard_engine.moves import CASTLE  # noqa: E402
 
 
 def main() -> None:
@@ -58,11 +58,11 @@ def main() -> None:
             if not moves:
                 send("bestmove (none)")
                 continue
-            castles = [m for m in moves if m[3] == CASTLE]
+            castles = [m for m in moves if m.kind == CASTLE]
             move = castles[0] if castles and "--castle" in sys.argv else rng.choice(moves)
             v = pos.v
-            if move[3] == CASTLE:
-                text = v.names[move[0]] + v.names[move[4] if chess960 else move[1]]
+            if move.kind == CASTLE:
+                text = v.names[move.frm] + v.names[move.square2 if chess960 else move.to]
             else:
                 text = pos.move_text(move)
             send(f"info depth 1 score cp {rng.randint(-30, 30)} nodes 1 pv {text}")
