@@ -356,10 +356,9 @@ class Position:
                     self.kings[after >> 6] = sq
             B[sq] = after
         castling = self.castling
-        if castling:
+        if castling:           # every changed square is one of these four (0 when unused: no right)
             mask = self.castle_mask
-            for sq, _ in changes:
-                castling &= mask[sq]
+            castling &= mask[frm] & mask[to] & mask[square2] & mask[to2]
         # 3. The rest of the state.
         self._stack.append((m, undo, self.castling, self.ep, self.halfmove, self.restriction,
                             self.pawn_history, self.hash, self.score))
