@@ -35,9 +35,9 @@ def test_forty_moves_in_one_minute():
     # move 39 of the session with 4 s left: two moves to go, half the usable time at most
     soft, hard = budget(Clock(40, 60, 0), 4.0, 38)
     assert hard <= 0.5 * (4.0 - safety_margin(4.0))
-    # the last move before the control may use the clock down to the margin, no further
+    # the last move before the control keeps half the usable clock too
     soft, hard = budget(Clock(40, 60, 0), 4.0, 39)
-    assert hard <= 4.0 - safety_margin(4.0)
+    assert hard <= 0.5 * (4.0 - safety_margin(4.0))
 
 
 def test_moves_to_go_counts_sessions():

@@ -32,7 +32,8 @@ SOFT_SHARE = 0.6            # soft limit as a share of a move's fair share of th
 HARD_SHARES = 1.25          # hard limit: at most this many fair shares (a search that hits it on
                             # every move still leaves 1/40 of the clock for the last two moves of 40;
                             # with 2 shares it would leave 1/800) ...
-HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (unless it is the last move)
+HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (also on the last move
+                            # before a time control: XBoard's lag spikes reach 0.3 s on a busy machine)
 ITERATION_STRETCH = 2.0     # a new iteration must be expected to end within this many soft limits
 
 
@@ -79,8 +80,7 @@ def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) ->
     later = max(0.0, lag - clock.inc) * coming              # kept for the moves to come
     usable = max(0.0, left - safety_margin(left) - lag - later)
     share = usable / horizon + clock.inc
-    cap = usable if to_go == 1 else HARD_FRACTION * usable
-    hard = min(usable, cap, HARD_SHARES * share)
+    hard = min(HARD_FRACTION * usable, HARD_SHARES * share)
     soft = min(hard, SOFT_SHARE * share)
     return Budget(soft, hard)
 
