@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from xboard_engine.protocol import HOSTING  # noqa: E402  (this worktree's engine, not an installed one)
+from xboard_engine import get_variant  # noqa: E402  (this checkout's engine, not an installed one)
 
 
 def main() -> None:
     log_path, fen, white, black = sys.argv[1:5]
-    table, parent, pieces = HOSTING["chess80"]
+    v = get_variant("chess80")
+    table, parent, pieces = v.xboard_pieces, v.xboard_parent, v.xboard_piece_lines
     log = open(log_path, "a", buffering=1)
 
     def out(line: str) -> None:
