@@ -266,29 +266,35 @@ def test_st_one_second(engine):
     Position().parse_move(move)
 
 
-def test_level_two_seconds_game_clock(engine):
-    """level 0 0:02 0: a whole game's worth of moves within the two seconds."""
-    engine.setup()
-    engine.send("level 0 0:02 0")
-    pos = Position()
-    left = 200
+def _play_against_the_clock(engine, variant: str, seconds: int, moves: int, seed: int) -> None:
+    """``level 0 0:SS 0`` with the clock reported before every move; the engine, playing Black, must
+    answer ``moves`` random moves without its clock running out."""
+    engine.setup(variant)
+    engine.send(f"level 0 0:{seconds:02d} 0")
+    pos = Position(variant)
+    left = seconds * 100
     engine.send("playother")        # engine is Black
-    rng = random.Random(3)
-    for _ in range(12):
+    rng = random.Random(seed)
+    for _ in range(moves):
         legal = pos.legal_moves()
         if not legal or pos.outcome():
             break
         mine = rng.choice(legal)
         engine.send(f"time {left}")
-        engine.send("otim 200")
+        engine.send(f"otim {seconds * 100}")
         engine.send(f"usermove {pos.move_text(mine)}")
         pos.push(mine)
-        move, seconds = engine.timed_move(timeout=5)
+        move, spent = engine.timed_move(timeout=5)
         pos.push(pos.parse_move(move))
-        left -= int(seconds * 100) + 1
+        left -= int(spent * 100) + 1
         assert left > 0, "engine lost on time"
         if pos.outcome():
             break
+
+
+def test_level_two_seconds_game_clock(engine):
+    """level 0 0:02 0: a whole game's worth of moves within the two seconds."""
+    _play_against_the_clock(engine, "normal", 2, 12, seed=3)
 
 
 def test_ping_answered_while_thinking_and_question_mark(engine):
@@ -486,24 +492,4 @@ def test_moves_within_a_tiny_clock_while_pondering(engine):
 
 def test_eight_piece_one_second_game_clock(engine):
     """level 0 0:01 0 in 8-Piece Chess with the clock reported before every move, 20 moves."""
-    engine.setup("8piece")
-    engine.send("level 0 0:01 0")
-    pos = Position("8piece")
-    left = 100
-    engine.send("playother")
-    rng = random.Random(5)
-    for _ in range(20):
-        legal = pos.legal_moves()
-        if not legal or pos.outcome():
-            break
-        mine = rng.choice(legal)
-        engine.send(f"time {left}")
-        engine.send("otim 100")
-        engine.send(f"usermove {pos.move_text(mine)}")
-        pos.push(mine)
-        move, seconds = engine.timed_move(timeout=5)
-        pos.push(pos.parse_move(move))
-        left -= int(seconds * 100) + 1
-        assert left > 0, "engine lost on time"
-        if pos.outcome():
-            break
+    _play_against_the_clock(engine, "8piece", 1, 20, seed=5)
