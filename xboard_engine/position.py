@@ -59,6 +59,12 @@ class Position:
     'rnbdkqdbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBDKQDBNR b KQkq - 0 1'
     """
 
+    # Slots: attribute access on the make/unmake path is a fixed offset, not a dictionary lookup.
+    __slots__ = ("v", "z", "_zpiece", "_zside", "_pst", "_is_king", "_is_pawn", "board", "units", "kings",
+                 "castle_partner", "castle_mask", "_stack", "stm", "castling", "ep", "halfmove",
+                 "_fullmove_base", "_root_stm", "restriction", "_in_check", "pawn_history", "hash", "score",
+                 "_root_fen")
+
     def __init__(self, variant: str = "normal", number: Optional[int] = None,
                  rng: Optional[random.Random] = None) -> None:
         v = get_variant(variant)
@@ -73,7 +79,13 @@ class Position:
 
     def _setup(self, v: Variant, fen: str) -> None:
         self.v = v
-        self.z = _zobrist_for(v.size)
+        self.z = z = _zobrist_for(v.size)
+        # Tables the make/unmake fast path reads, one attribute lookup away.
+        self._zpiece = z.piece
+        self._zside = z.side
+        self._pst = v.signed_piece_square
+        self._is_king = v.is_king
+        self._is_pawn = v.is_pawn
         board = [OFF] * v.size
         for sq in v.squares:
             board[sq] = EMPTY
@@ -89,7 +101,8 @@ class Position:
         self.castling = 0
         self.ep = 0
         self.halfmove = 0
-        self.fullmove = 1
+        self._fullmove_base = 1      # the move number at the root (see ``fullmove``)
+        self._root_stm = 0
         self.restriction: Optional[Tuple[int, int]] = None
         self._in_check: Optional[bool] = None
         read_fen(self, v, fen)
@@ -105,8 +118,7 @@ class Position:
     def copy(self) -> "Position":
         """An independent copy with the same history."""
         other = Position.__new__(Position)
-        for name in ("v", "z", "stm", "castling", "ep", "halfmove", "fullmove", "restriction", "_in_check",
-                     "castle_partner", "castle_mask", "pawn_history", "hash", "score", "_root_fen"):
+        for name in self.__slots__:
             setattr(other, name, getattr(self, name))
         other.board = list(self.board)
         other.units = [dict(self.units[0]), dict(self.units[1])]
@@ -168,6 +180,17 @@ class Position:
     def turn(self) -> str:
         """The side to move, "w" or "b" (``stm`` is the same as 0 or 1)."""
         return "wb"[self.stm]
+
+    @property
+    def fullmove(self) -> int:
+        """The move number (FEN's sixth field): it grows after each Black move."""
+        return self._fullmove_base + (len(self._stack) + self._root_stm) // 2
+
+    @fullmove.setter
+    def fullmove(self, number: int) -> None:
+        """Set at the root (FEN reading), where the side to move is already known."""
+        self._root_stm = self.stm
+        self._fullmove_base = number - (len(self._stack) + self.stm) // 2
 
     @property
     def ply(self) -> int:
@@ -254,11 +277,11 @@ class Position:
         """How often the current position has occurred in this game (1 = first time)."""
         h = self.hash
         stack = self._stack
-        return 1 + sum(1 for i in range(len(stack) - 2, -1, -2) if stack[i][7] == h)
+        return 1 + sum(1 for i in range(len(stack) - 2, -1, -2) if stack[i][8] == h)
 
     def game_hashes(self) -> List[int]:
         """Hashes of the positions before each move of the game so far (for repetitions)."""
-        return [entry[7] for entry in self._stack]
+        return [entry[8] for entry in self._stack]
 
     # ================================================================ hash and evaluation
     def compute_hash(self) -> int:
@@ -309,10 +332,66 @@ class Position:
         """Make move ``m``, which must come from ``legal_moves()`` of this position."""
         if m.__class__ is not Move:
             _check_move(m, "push")
+        frm, to, placed, kind, square2, to2, placed2 = m
+        B = self.board
+        moved = B[frm]
+        captured = B[to]
+        if kind == NORMAL and (self.pawn_history is None
+                               or not (self._is_pawn[moved] or self._is_pawn[captured])):
+            # The common case written out: one unit moves, perhaps capturing.
+            zp = self._zpiece
+            pst = self._pst
+            us = self.stm
+            own = self.units[us]
+            del own[frm]
+            own[to] = None
+            h0 = h = self.hash
+            h ^= self._zside ^ zp[moved][frm] ^ zp[placed][to]
+            s0 = self.score
+            score = s0 - pst[moved][frm] + pst[placed][to]
+            if captured:
+                del self.units[1 - us][to]
+                h ^= zp[captured][to]
+                score -= pst[captured][to]
+            B[frm] = EMPTY
+            B[to] = placed
+            if self._is_king[moved]:
+                self.kings[us] = to
+            castling = self.castling
+            ep = self.ep
+            restriction = self.restriction
+            self._stack.append((m, moved, captured, castling, ep, self.halfmove, restriction,
+                                self.pawn_history, h0, s0, self._in_check))
+            if castling:
+                mask = self.castle_mask
+                castling &= mask[frm] & mask[to]
+                if castling != self.castling:
+                    zc = self.z.castling
+                    h ^= zc[self.castling] ^ zc[castling]
+                    self.castling = castling
+            if ep:
+                h ^= self.z.ep[ep]
+                self.ep = 0
+            if restriction:
+                h ^= self.z.restrict_from[restriction[0]] ^ self.z.restrict_to[restriction[1]]
+                self.restriction = None
+            if captured or self._is_pawn[moved]:
+                self.halfmove = 0
+            else:
+                self.halfmove += 1
+            self.stm = 1 - us
+            self.hash = h
+            self.score = score
+            self._in_check = None
+            return
+        self._push_general(m, frm, to, placed, kind, square2, to2, placed2)
+
+    def _push_general(self, m: Move, frm: int, to: int, placed: int, kind: int, square2: int, to2: int,
+                      placed2: int) -> None:
+        """``push`` for every kind of move: the move as one list of square changes."""
         v = self.v
         B = self.board
         z = self.z
-        frm, to, placed, kind, square2, to2, placed2 = m
         us = self.stm
         # 1. The move as square changes (square, unit afterwards), applied in order.
         captured = EMPTY
@@ -360,8 +439,8 @@ class Position:
             mask = self.castle_mask
             castling &= mask[frm] & mask[to] & mask[square2] & mask[to2]
         # 3. The rest of the state.
-        self._stack.append((m, undo, self.castling, self.ep, self.halfmove, self.restriction,
-                            self.pawn_history, self.hash, self.score))
+        self._stack.append((m, 0, undo, self.castling, self.ep, self.halfmove, self.restriction,
+                            self.pawn_history, self.hash, self.score, self._in_check))
         if castling != self.castling:
             h ^= z.castling[self.castling] ^ z.castling[castling]
             self.castling = castling
@@ -400,8 +479,6 @@ class Position:
             self.halfmove = 0
         else:
             self.halfmove += 1
-        if us == 1:
-            self.fullmove += 1
         self.stm = 1 - us
         self.hash = h
         self.score = score
@@ -424,24 +501,34 @@ class Position:
         """Unmake the last move and return it."""
         if not self._stack:
             raise EmptyHistoryError("no move to take back")
-        (m, undo, self.castling, self.ep, self.halfmove, self.restriction, self.pawn_history,
-         self.hash, self.score) = self._stack.pop()
+        (m, moved, captured, self.castling, self.ep, self.halfmove, self.restriction, self.pawn_history,
+         self.hash, self.score, self._in_check) = self._stack.pop()
         B = self.board
         units = self.units
-        is_king = self.v.is_king
-        for sq, before in reversed(undo):
-            after = B[sq]
-            if after:
-                del units[after >> 6][sq]
-            if before:
-                units[before >> 6][sq] = None
-                if is_king[before]:
-                    self.kings[before >> 6] = sq
-            B[sq] = before
         self.stm = us = 1 - self.stm
-        if us == 1:
-            self.fullmove -= 1
-        self._in_check = None
+        if moved:                        # the fast path of push: captured is the unit taken on ``to``
+            frm = m[0]
+            to = m[1]
+            own = units[us]
+            del own[to]
+            own[frm] = None
+            B[frm] = moved
+            B[to] = captured
+            if captured:
+                units[1 - us][to] = None
+            if self._is_king[moved]:
+                self.kings[us] = frm
+        else:                            # captured is the list of (square, unit before) changes
+            is_king = self.v.is_king
+            for sq, before in reversed(captured):
+                after = B[sq]
+                if after:
+                    del units[after >> 6][sq]
+                if before:
+                    units[before >> 6][sq] = None
+                    if is_king[before]:
+                        self.kings[before >> 6] = sq
+                B[sq] = before
         return m
 
     # ================================================================ perft
