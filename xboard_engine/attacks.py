@@ -26,11 +26,11 @@ def attacked(pos: "Position", x: int, by: int) -> bool:
     v = pos.v
     B = pos.board
     holds = v.has_jailers
-    for o, codes in v.leap_attack[by]:
-        if B[x + o] in codes and not (holds and held(pos, x + o, by)):
+    for s, codes in v.leap_attackers[by][x]:
+        if B[s] in codes and not (holds and held(pos, s, by)):
             return True
     lo, hi = (0, BLACK) if by == 0 else (BLACK, OFF)
-    for d, sliders, lancer in v.ray_attack[by]:
+    for d, sliders, lancer in v.ray_attackers[by][x]:
         s = x + d
         t = B[s]
         while t == 0:
@@ -74,7 +74,7 @@ def pins(pos: "Position", king: int, us: int) -> Dict[int, Set[int]]:
     B = pos.board
     olo, ohi = (0, BLACK) if us == 0 else (BLACK, OFF)
     found: Dict[int, Set[int]] = {}
-    for d, sliders, lancer in pos.v.ray_attack[1 - us]:
+    for d, sliders, lancer in pos.v.ray_attackers[1 - us][king]:
         pinned = 0
         enemy_seen = False
         s = king + d

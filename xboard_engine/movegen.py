@@ -106,31 +106,29 @@ def _legal(pos: "Position", moves: List[Move], with_pass: bool) -> List[Move]:
 
 def _legal_by_pins(pos: "Position", moves: List[Move], king: int, us: int, them: int) -> List[Move]:
     pinned = pins(pos, king, us)
+    if pinned:
+        return [m for m in moves
+                if (m[0] not in pinned or m[1] in pinned[m[0]]) and (m[0] != king and m[3] != EP
+                                                                    or _king_or_ep_legal(pos, m, king, them))]
+    return [m for m in moves if m[0] != king and m[3] != EP or _king_or_ep_legal(pos, m, king, them)]
+
+
+def _king_or_ep_legal(pos: "Position", m: Move, king: int, them: int) -> bool:
+    """Legality of a king move (castles included) or an en-passant capture, the moves pins miss."""
+    if m[3] == EP:
+        return pos.is_safe_after(m)
     B = pos.board
-    legal = []
-    add = legal.append
-    for m in moves:
-        frm = m[0]
-        if frm == king:
-            if m[3] == CASTLE:
-                if pos.is_safe_after(m):
-                    add(m)
-                continue
-            p = B[king]
-            B[king] = EMPTY
-            bad = attacked(pos, m[1], them)
-            B[king] = p
-            if not bad:
-                add(m)
-        elif m[3] == EP:
-            if pos.is_safe_after(m):
-                add(m)
-        elif frm in pinned:
-            if m[1] in pinned[frm]:
-                add(m)
-        else:
-            add(m)
-    return legal
+    if m[3] == CASTLE:
+        # The path test lifted the king; only the partner leaving its square can still expose the
+        # king's destination, along the rank, if a board square lies beyond it.
+        rsq = m[4]
+        kto = m[1]
+        return rsq == kto or B[rsq + (1 if rsq > kto else -1)] == OFF or pos.is_safe_after(m)
+    p = B[king]
+    B[king] = EMPTY
+    bad = attacked(pos, m[1], them)
+    B[king] = p
+    return not bad
 
 
 def _risky_squares(pos: "Position", king: int, us: int):
@@ -191,10 +189,9 @@ def _castling_moves(pos: "Position", add, held_units: Set[int]) -> None:
     us = pos.stm
     them = 1 - us
     king = pos.kings[us]
-    kcode = B[king]
-    if king in held_units or attacked(pos, king, them):
+    if king in held_units:
         return
-    back = v.rank_of[king]
+    kcode = B[king]
     for side in (KINGSIDE, QUEENSIDE):
         bit = us * 2 + side
         if not pos.castling & (1 << bit):
@@ -203,29 +200,60 @@ def _castling_moves(pos: "Position", add, held_units: Set[int]) -> None:
         if rsq in held_units:                                 # R4.4
             continue
         rcode = B[rsq]
-        if v.castling == "flexible":
-            _flexible_castles(pos, king, kcode, rsq, rcode, add)
+        if v.flexible_castling:
+            if not pos.is_check():
+                _flexible_castles(pos, king, kcode, rsq, rcode, add)
             continue
-        kto = v.square(v.files - 2 if side == KINGSIDE else 2, back)
-        rto = v.square(v.files - 3 if side == KINGSIDE else 3, back)
-        king_path = _between(v, king, kto) + ([kto] if kto != king else [])
-        partner_path = _between(v, rsq, rto) + [rto]
-        must_be_empty = set(king_path) | {rto}
+        key = (king * v.size + rsq) * 2 + side
+        paths = v.castle_geometry.get(key)
+        if paths is None:
+            paths = v.castle_geometry[key] = _castle_paths(v, king, rsq, side)
+        kto, rto, king_path, must_be_empty, partner_path = paths
         if v.castling_partner_jumps:                          # R5.3: jumps friendly units
-            if any(B[s] and (B[s] >> 6) == them for s in partner_path):
+            if _any_of_side(B, partner_path, them):
                 continue
+        for s in must_be_empty:
+            if B[s]:
+                break
         else:
-            must_be_empty.update(partner_path)
-        if any(B[s] != EMPTY and s != king and s != rsq for s in must_be_empty):
-            continue
-        if _path_attacked(pos, king, kcode, king_path, them):
-            continue
-        if v.facing_step[rcode]:                              # R5.3: the lancer turns (R3.2)
-            for c, d in v.lancer_facings[us]:
-                if B[rto + d] != OFF:
-                    add(new_move(Move, (king, kto, kcode, CASTLE, rsq, rto, c)))
-        else:
-            add(new_move(Move, (king, kto, kcode, CASTLE, rsq, rto, rcode)))
+            if not pos.is_check() and not _path_attacked(pos, king, kcode, king_path, them):
+                _add_castles(pos, king, kto, kcode, rsq, rto, rcode, add)
+
+
+def _add_castles(pos: "Position", king: int, kto: int, kcode: int, rsq: int, rto: int, rcode: int,
+                 add) -> None:
+    v = pos.v
+    if v.facing_step[rcode]:                                  # R5.3: the lancer turns (R3.2)
+        B = pos.board
+        for c, d in v.lancer_facings[pos.stm]:
+            if B[rto + d] != OFF:
+                add(new_move(Move, (king, kto, kcode, CASTLE, rsq, rto, c)))
+    else:
+        add(new_move(Move, (king, kto, kcode, CASTLE, rsq, rto, rcode)))
+
+
+def _any_of_side(B: List[int], squares, side: int) -> bool:
+    for s in squares:
+        t = B[s]
+        if t and (t >> 6) == side:
+            return True
+    return False
+
+
+def _castle_paths(v, king: int, rsq: int, side: int):
+    """The fixed geometry of an orthodox-style castle (R5.1-R5.3): the king's and partner's
+    destinations, the squares the king crosses (its destination included), the squares that must be
+    empty (the king and partner themselves excepted) and the partner's path."""
+    back = v.rank_of[king]
+    kto = v.square(v.files - 2 if side == KINGSIDE else 2, back)
+    rto = v.square(v.files - 3 if side == KINGSIDE else 3, back)
+    king_path = _between(v, king, kto) + ([kto] if kto != king else [])
+    partner_path = _between(v, rsq, rto) + [rto]
+    must_be_empty = set(king_path) | {rto}
+    if not v.castling_partner_jumps:
+        must_be_empty.update(partner_path)
+    must_be_empty -= {king, rsq}
+    return kto, rto, king_path, tuple(sorted(must_be_empty)), tuple(partner_path)
 
 
 def _flexible_castles(pos: "Position", king: int, kcode: int, rsq: int, rcode: int, add) -> None:
@@ -253,10 +281,12 @@ def _path_attacked(pos: "Position", king: int, kcode: int, path: List[int], them
     it stands, so a unit the castling jailer holds stays held (R5.6)."""
     B = pos.board
     B[king] = EMPTY
-    try:
-        return any(attacked(pos, s, them) for s in path)
-    finally:
-        B[king] = kcode
+    for s in path:
+        if attacked(pos, s, them):
+            B[king] = kcode
+            return True
+    B[king] = kcode
+    return False
 
 
 def _between(v, a: int, b: int) -> List[int]:

@@ -60,6 +60,9 @@ class Variant(Board):
         self.setup = spec.get("setup", "fixed")
         self.chess960_style = self.setup != "fixed"
         self.castling = spec.get("castling", "standard")
+        self.flexible_castling = self.castling == "flexible"
+        # Castling geometry per (king square, partner square, side), filled in by the generator.
+        self.castle_geometry: Dict[int, tuple] = {}
         self.castling_partner_jumps = spec.get("castling_partner_jumps", "false") == "true"
         self.double_step_ranks = tuple(int(r) - 1 for r in spec["pawn_double_step_ranks"].split())
         self.fifty_move_new_square = spec.get("fifty_move_reset") == "new_pawn_square"
@@ -189,9 +192,21 @@ class Variant(Board):
             self.ray_attack.append(rays)
             self.special_attackers.append(frozenset(c for c in codes if self.behaviour_of[c].special_attacker))
         self.has_special_attackers = any(self.special_attackers)
+        # leap_attackers[by][x]: the board squares a leaping attacker of ``by`` could capture on x
+        # from, with the codes that could (the reverse leap table cut to the board, per square).
+        self.leap_attackers: List[List[Tuple[Tuple[int, FrozenSet[int]], ...]]] = [
+            [tuple((x + o, codes) for o, codes in self.leap_attack[by] if self.rank_of[x + o] >= 0)
+             if self.rank_of[x] >= 0 else () for x in range(self.size)] for by in (0, 1)]
+        # ray_attackers[by][x]: the entries of ray_attack whose first step from x stays on the board
+        # and that some unit of ``by`` attacks along.
+        self.ray_attackers: List[List[Tuple[Tuple[int, FrozenSet[int], int], ...]]] = [
+            [tuple(r for r in self.ray_attack[by] if self.rank_of[x + r[0]] >= 0 and (r[1] or r[2]))
+             if self.rank_of[x] >= 0 else () for x in range(self.size)] for by in (0, 1)]
         # Per code, the behaviour's generators, bound once (the generation loop calls these).
         self.move_gen = [b.moves for b in self.behaviour_of]
         self.capture_gen = [b.captures for b in self.behaviour_of]
+        self.move_table = [b.move_table(self, c) if self.kind_of[c] is not None else None
+                           for c, b in enumerate(self.behaviour_of)]
 
     def _build_evaluation(self) -> None:
         """piece_square[code][sq]: material plus a small placement term (centre, pawn advance)."""

@@ -1,5 +1,5 @@
 """The behaviour interface and what most behaviours share."""
-from typing import TYPE_CHECKING, Callable, List, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from ..moves import NORMAL, Move
 
@@ -9,6 +9,11 @@ if TYPE_CHECKING:
 
 AddMove = Callable[[Move], None]
 new_move = tuple.__new__      # Move(...) without NamedTuple's Python-level __new__ (hot paths)
+# A unit's moves from one square on an empty board: its leaps, then one tuple per slide direction
+# in order of distance, each target as (square, the Move there).  Generators walk these instead of
+# building a Move per target (a move is one shared value per unit, origin and target).
+Targets = Tuple[Tuple[int, Move], ...]
+StepTable = Tuple[Targets, Tuple[Targets, ...]]
 
 
 class Behaviour:
@@ -40,6 +45,10 @@ class Behaviour:
         """For special attackers: could unit ``p`` of side ``by`` on ``s`` capture on ``x``?"""
         return False
 
+    def move_table(self, v: "Variant", code: int) -> Optional[List[Optional[tuple]]]:
+        """Per square, the precomputed moves its generator reads (e.g. a ``step_table``), or None."""
+        return None
+
     def attack_leaps(self, v: "Variant", code: int, side: int) -> Tuple[int, ...]:
         """Offsets it captures by leaping (for the reverse attack tables)."""
         return ()
@@ -51,6 +60,27 @@ class Behaviour:
     def attack_facing(self, v: "Variant", code: int) -> int:
         """The step a lancer-like unit captures along, jumping its own side's units (0: none)."""
         return 0
+
+
+def step_table(v: "Variant", code: int, leaps: Tuple[int, ...], slides: Tuple[int, ...]
+               ) -> List[Optional[StepTable]]:
+    """Per square (None off the board), the NORMAL moves of ``code`` leaping and sliding on an empty
+    board, targets in the order the generators have always produced them."""
+    table: List[Optional[StepTable]] = [None] * v.size
+    on = v.rank_of
+    for sq in v.squares:
+        jumps = tuple((sq + o, Move(sq, sq + o, code)) for o in leaps if on[sq + o] >= 0)
+        rays = []
+        for d in slides:
+            ray = []
+            to = sq + d
+            while on[to] >= 0:
+                ray.append((to, Move(sq, to, code)))
+                to += d
+            if ray:
+                rays.append(tuple(ray))
+        table[sq] = (jumps, tuple(rays))
+    return table
 
 
 def slide_to_empty(B: List[int], sq: int, d: int, p: int, add: AddMove) -> int:

@@ -1,9 +1,8 @@
 """Leapers and sliders (knight, bishop, rook, queen, king, duke): capture as they move."""
-from typing import TYPE_CHECKING, List, Tuple
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..board import OFF
-from ..moves import NORMAL, Move
-from .base import AddMove, Behaviour, new_move, path_clear
+from .base import AddMove, Behaviour, StepTable, path_clear, step_table
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -15,35 +14,36 @@ class LeaperSlider(Behaviour):
 
     def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
         B = pos.board
-        v = pos.v
-        for o in v.leaps[p]:
-            t = B[sq + o]
-            if t == 0 or elo < t < ehi:
-                add(new_move(Move, (sq, sq + o, p, NORMAL, 0, 0, 0)))
-        for d in v.slides[p]:
-            to = sq + d
+        jumps, rays = pos.v.move_table[p][sq]
+        for to, m in jumps:
             t = B[to]
-            while t == 0:
-                add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
-                to += d
+            if t == 0 or elo < t < ehi:
+                add(m)
+        for ray in rays:
+            for to, m in ray:
                 t = B[to]
-            if elo < t < ehi:
-                add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+                if t:
+                    if elo < t < ehi:
+                        add(m)
+                    break
+                add(m)
 
     def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
         B = pos.board
-        v = pos.v
-        for o in v.leaps[p]:
-            if elo < B[sq + o] < ehi:
-                add(new_move(Move, (sq, sq + o, p, NORMAL, 0, 0, 0)))
-        for d in v.slides[p]:
-            to = sq + d
-            t = B[to]
-            while t == 0:
-                to += d
+        jumps, rays = pos.v.move_table[p][sq]
+        for to, m in jumps:
+            if elo < B[to] < ehi:
+                add(m)
+        for ray in rays:
+            for to, m in ray:
                 t = B[to]
-            if elo < t < ehi:
-                add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+                if t:
+                    if elo < t < ehi:
+                        add(m)
+                    break
+
+    def move_table(self, v: "Variant", code: int) -> List[Optional[StepTable]]:
+        return step_table(v, code, v.leaps[code], v.slides[code])
 
     def pushed_moves(self, pos: "Position", u: int, p: int, dests: List[Tuple[int, int]]) -> None:
         # R8.2: moved as the pusher's unit, it may capture only units of its own colour.

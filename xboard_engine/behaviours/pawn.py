@@ -1,9 +1,9 @@
 """Pawns: orthodox pawns (R7.1) and the 8-Piece double step from the first two ranks (R7.2)."""
-from typing import TYPE_CHECKING, List, Tuple
+from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from ..board import OFF
-from ..moves import DOUBLE, EP, NORMAL, Move
-from .base import AddMove, Behaviour, new_move
+from ..moves import DOUBLE, EP, Move
+from .base import AddMove, Behaviour
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -14,58 +14,68 @@ class Pawn(Behaviour):
     name = "pawn"
 
     def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
-        v = pos.v
         B = pos.board
-        us = pos.stm
-        f = v.pawn_forward[us]
-        to = sq + f
-        promo = v.rank_of[to] == v.promotion_rank[us]
-        if B[to] == 0:
-            if promo:
-                self._promotions(pos, sq, to, add)
-            else:
-                add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
-                if v.double_step_from[us][sq] and B[to + f] == 0:
-                    to2 = to + f
-                    enemy_pawn = v.pawn_code[1 - us]
-                    if B[to2 - 1] == enemy_pawn or B[to2 + 1] == enemy_pawn:   # P4
-                        add(new_move(Move, (sq, to2, p, DOUBLE, to, 0, 0)))
-                    else:
-                        add(new_move(Move, (sq, to2, p, NORMAL, 0, 0, 0)))
-        self._captures(pos, sq, p, add, elo, ehi, promo)
-
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
-        v = pos.v
-        us = pos.stm
-        to = sq + v.pawn_forward[us]
-        promo = v.rank_of[to] == v.promotion_rank[us]
-        if promo and pos.board[to] == 0:
-            self._promotions(pos, sq, to, add)
-        self._captures(pos, sq, p, add, elo, ehi, promo)
-
-    @staticmethod
-    def _captures(pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int, promo: bool) -> None:
-        v = pos.v
-        B = pos.board
-        for c in v.pawn_captures[pos.stm]:
-            to = sq + c
+        step_to, steps, double_to, double, double_ep, enemy_pawn, captures = pos.v.move_table[p][sq]
+        if step_to and B[step_to] == 0:
+            for m in steps:
+                add(m)
+            if double_to and B[double_to] == 0:
+                if B[double_to - 1] == enemy_pawn or B[double_to + 1] == enemy_pawn:   # P4
+                    add(double_ep)
+                else:
+                    add(double)
+        for to, moves, ep in captures:
             t = B[to]
             if elo < t < ehi:
-                if promo:
-                    Pawn._promotions(pos, sq, to, add)
-                else:
-                    add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+                for m in moves:
+                    add(m)
             elif to == pos.ep and t == 0:
-                add(new_move(Move, (sq, to, p, EP, to - v.pawn_forward[pos.stm], 0, 0)))
+                add(ep)
 
-    @staticmethod
-    def _promotions(pos: "Position", sq: int, to: int, add: AddMove) -> None:
-        """R2.4: one move per promotion piece; a lancer once per facing onto the board (R3.2)."""
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
         B = pos.board
-        for code, step in pos.v.promotion_moves[pos.stm]:
-            if step and B[to + step] == OFF:
+        step_to, steps, _, _, _, _, captures = pos.v.move_table[p][sq]
+        if step_to and steps and steps[0][2] != p and B[step_to] == 0:    # promotions count (quiescence)
+            for m in steps:
+                add(m)
+        for to, moves, ep in captures:
+            t = B[to]
+            if elo < t < ehi:
+                for m in moves:
+                    add(m)
+            elif to == pos.ep and t == 0:
+                add(ep)
+
+    def move_table(self, v: "Variant", code: int) -> List[Optional[tuple]]:
+        """Per square: (step target or 0, its moves, double-step target or 0, the double step as a
+        NORMAL and as a DOUBLE move, the enemy pawn code, ((capture target, its moves, en passant
+        there), ...)).  A move onto the promotion rank is one move per promotion piece (R2.4), a
+        lancer once per facing that points onto the board (R3.2)."""
+        side = code >> 6
+        f = v.pawn_forward[side]
+        table: List[Optional[tuple]] = [None] * v.size
+        on = v.rank_of
+
+        def arrivals(sq: int, to: int) -> Tuple[Move, ...]:
+            if on[to] != v.promotion_rank[side]:
+                return (Move(sq, to, code),)
+            return tuple(Move(sq, to, c) for c, step in v.promotion_moves[side]
+                         if not step or on[to + step] >= 0)
+
+        for sq in v.squares:
+            to = sq + f
+            if on[to] < 0:
+                table[sq] = (0, (), 0, None, None, 0, ())
                 continue
-            add(new_move(Move, (sq, to, code, NORMAL, 0, 0, 0)))
+            two = to + f
+            double = v.double_step_from[side][sq] and on[two] >= 0
+            captures = tuple((sq + c, arrivals(sq, sq + c), Move(sq, sq + c, code, EP, sq + c - f))
+                             for c in v.pawn_captures[side] if on[sq + c] >= 0)
+            table[sq] = (to, arrivals(sq, to), two if double else 0,
+                         Move(sq, two, code) if double else None,
+                         Move(sq, two, code, DOUBLE, to) if double else None,
+                         v.pawn_code[1 - side], captures)
+        return table
 
     def pushed_moves(self, pos: "Position", u: int, p: int, dests: List[Tuple[int, int]]) -> None:
         # R8.3: one step in the pusher's forward direction, or a capture of its own colour that way.
