@@ -336,8 +336,7 @@ class Position:
         B = self.board
         moved = B[frm]
         captured = B[to]
-        if kind == NORMAL and (self.pawn_history is None
-                               or not (self._is_pawn[moved] or self._is_pawn[captured])):
+        if kind == NORMAL:
             # The common case written out: one unit moves, perhaps capturing.
             zp = self._zpiece
             pst = self._pst
@@ -375,7 +374,13 @@ class Position:
             if restriction:
                 h ^= self.z.restrict_from[restriction[0]] ^ self.z.restrict_to[restriction[1]]
                 self.restriction = None
-            if captured or self._is_pawn[moved]:
+            is_pawn = self._is_pawn
+            if self.pawn_history is not None and (is_pawn[moved] or is_pawn[captured]):
+                # R8.9: a pawn move resets the count only on a square new to that pawn.
+                arrival = self._update_pawn_history(frm, to, placed, to if is_pawn[captured] else 0) \
+                    if is_pawn[moved] else self._update_pawn_history(0, 0, 0, to)
+                self.halfmove = 0 if captured or arrival else self.halfmove + 1
+            elif captured or is_pawn[moved]:
                 self.halfmove = 0
             else:
                 self.halfmove += 1
