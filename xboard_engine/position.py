@@ -2,9 +2,10 @@
 
 The rules live in their own rooms: ``movegen`` (legal moves), ``attacks`` (attacks, holds, pins),
 ``behaviours`` (what each kind of unit does), ``fen`` (position text), ``outcome`` (game end) and
-``notation`` (move text).  A move is a ``Move`` (``moves``); ``push`` turns it into one list of
-square changes from which the board, piece lists, Zobrist hash and evaluation are all updated, and
-``pop`` undoes exactly that list.
+``notation`` (move text).  A move is a ``Move`` (``moves``).  ``push`` makes the common move (one
+unit moves, perhaps capturing) itself and hands every other kind to ``make``, which turns it into one
+list of square changes from which the board, piece lists, Zobrist hash and evaluation accumulator are
+updated; ``pop`` undoes either.
 """
 import random
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
@@ -14,35 +15,14 @@ from .attacks import attacked
 from .board import EMPTY, OFF
 from .errors import EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError
 from .fen import read_fen, write_fen
+from .make import push_changes, update_pawn_history
 from .movegen import legal_captures, legal_moves
-from .moves import CASTLE, DOUBLE, EDGE, EP, JUMP, NORMAL, PUSH, Move, MoveKind
+from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PUSH, Move, MoveKind
 from .outcome import Outcome, is_insufficient_material, outcome
 from .variant import Variant, get_variant
+from .zobrist import zobrist_for
 
 __all__ = ["Position", "Move", "MoveKind", "Outcome"]
-
-
-class _Zobrist:
-    """Random keys per board size, from a fixed seed so hashes are reproducible."""
-
-    def __init__(self, size: int) -> None:
-        rng = random.Random(0x8E1C5)
-        bits = lambda: rng.getrandbits(64)
-        self.piece = [[0] * size] + [[bits() for _ in range(size)] for _ in range(1, OFF)]
-        self.side = bits()
-        self.castling = [0] + [bits() for _ in range(15)]
-        self.ep = [bits() for _ in range(size)]
-        self.restrict_from = [bits() for _ in range(size)]
-        self.restrict_to = [bits() for _ in range(size)]
-
-
-_ZOBRIST: Dict[int, _Zobrist] = {}
-
-
-def _zobrist_for(size: int) -> _Zobrist:
-    if size not in _ZOBRIST:
-        _ZOBRIST[size] = _Zobrist(size)
-    return _ZOBRIST[size]
 
 
 class Position:
@@ -79,7 +59,7 @@ class Position:
 
     def _setup(self, v: Variant, fen: str) -> None:
         self.v = v
-        self.z = z = _zobrist_for(v.size)
+        self.z = z = zobrist_for(v.size)
         # Tables the make/unmake fast path reads, one attribute lookup away.
         self._zpiece = z.piece
         self._zside = z.side
@@ -377,8 +357,8 @@ class Position:
             is_pawn = self._is_pawn
             if self.pawn_history is not None and (is_pawn[moved] or is_pawn[captured]):
                 # R8.9: a pawn move resets the count only on a square new to that pawn.
-                arrival = self._update_pawn_history(frm, to, placed, to if is_pawn[captured] else 0) \
-                    if is_pawn[moved] else self._update_pawn_history(0, 0, 0, to)
+                arrival = update_pawn_history(self, frm, to, placed, to if is_pawn[captured] else 0) \
+                    if is_pawn[moved] else update_pawn_history(self, 0, 0, 0, to)
                 self.halfmove = 0 if captured or arrival else self.halfmove + 1
             elif captured or is_pawn[moved]:
                 self.halfmove = 0
@@ -389,118 +369,7 @@ class Position:
             self.score = score
             self._in_check = None
             return
-        self._push_general(m, frm, to, placed, kind, square2, to2, placed2)
-
-    def _push_general(self, m: Move, frm: int, to: int, placed: int, kind: int, square2: int, to2: int,
-                      placed2: int) -> None:
-        """``push`` for every kind of move: the move as one list of square changes."""
-        v = self.v
-        B = self.board
-        z = self.z
-        us = self.stm
-        # 1. The move as square changes (square, unit afterwards), applied in order.
-        captured = EMPTY
-        if kind <= DOUBLE:
-            captured = B[to]
-            changes: Tuple[Tuple[int, int], ...] = ((frm, EMPTY), (to, placed))
-        elif kind == CASTLE:
-            changes = ((frm, EMPTY), (square2, EMPTY), (to, placed), (to2, placed2))
-        elif kind == PUSH:
-            if to2 != frm:
-                captured = B[to2]
-            changes = ((frm, EMPTY), (to, placed), (to2, placed2))
-        elif kind == EP or kind == JUMP:
-            captured = B[square2]
-            changes = ((frm, EMPTY), (square2, EMPTY), (to, placed))
-        elif kind == EDGE:
-            captured = B[to]
-            changes = ((frm, EMPTY), (to, EMPTY))
-        else:                                                      # PASS
-            changes = ()
-        # 2. The board, piece lists, kings, hash and evaluation, from the changes.
-        zp = z.piece
-        pst = v.signed_piece_square
-        units = self.units
-        is_king = v.is_king
-        h = self.hash ^ z.side
-        score = self.score
-        undo = []
-        for sq, after in changes:
-            before = B[sq]
-            undo.append((sq, before))
-            if before:
-                del units[before >> 6][sq]
-                h ^= zp[before][sq]
-                score -= pst[before][sq]
-            if after:
-                units[after >> 6][sq] = None
-                h ^= zp[after][sq]
-                score += pst[after][sq]
-                if is_king[after]:
-                    self.kings[after >> 6] = sq
-            B[sq] = after
-        castling = self.castling
-        if castling:           # every changed square is one of these four (0 when unused: no right)
-            mask = self.castle_mask
-            castling &= mask[frm] & mask[to] & mask[square2] & mask[to2]
-        # 3. The rest of the state.
-        self._stack.append((m, 0, undo, self.castling, self.ep, self.halfmove, self.restriction,
-                            self.pawn_history, self.hash, self.score, self._in_check))
-        if castling != self.castling:
-            h ^= z.castling[self.castling] ^ z.castling[castling]
-            self.castling = castling
-        if self.ep:
-            h ^= z.ep[self.ep]
-            self.ep = 0
-        if self.restriction:
-            h ^= z.restrict_from[self.restriction[0]] ^ z.restrict_to[self.restriction[1]]
-            self.restriction = None
-        pawn_arrival = False
-        if kind <= EP:
-            if kind == DOUBLE:
-                self.ep = square2
-                h ^= z.ep[square2]
-            mover = undo[0][1]
-            if v.is_pawn[mover]:
-                pawn_arrival = True
-                if self.pawn_history is not None:
-                    captured_sq = square2 if kind == EP else to
-                    pawn_arrival = self._update_pawn_history(frm, to, placed,
-                                                             captured_sq if v.is_pawn[captured] else 0)
-            elif self.pawn_history is not None and v.is_pawn[captured]:
-                self._update_pawn_history(0, 0, 0, to)
-        elif kind == PUSH:
-            pushed = undo[1][1]
-            if v.is_pawn[pushed]:
-                pawn_arrival = True
-                if self.pawn_history is not None:
-                    pawn_arrival = self._update_pawn_history(to, to2, placed2, to2 if v.is_pawn[captured] else 0)
-            else:
-                self.restriction = (to, to2)                       # R8.7
-                h ^= z.restrict_from[to] ^ z.restrict_to[to2]
-                if self.pawn_history is not None and v.is_pawn[captured]:
-                    self._update_pawn_history(0, 0, 0, to2)
-        if captured or pawn_arrival:
-            self.halfmove = 0
-        else:
-            self.halfmove += 1
-        self.stm = 1 - us
-        self.hash = h
-        self.score = score
-        self._in_check = None
-
-    def _update_pawn_history(self, frm: int, to: int, placed: int, captured_sq: int) -> bool:
-        """R8.9 bookkeeping: histories move with their pawns; True if the pawn is new on ``to``."""
-        hist = dict(self.pawn_history)  # type: ignore[arg-type]
-        self.pawn_history = hist
-        if captured_sq:
-            hist.pop(captured_sq, None)
-        if not frm:
-            return False
-        seen = hist.pop(frm, frozenset((frm,)))
-        if self.v.is_pawn[placed]:
-            hist[to] = seen | {to}
-        return to not in seen
+        push_changes(self, m, frm, to, placed, kind, square2, to2, placed2)
 
     def pop(self) -> Move:
         """Unmake the last move and return it."""
