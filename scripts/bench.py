@@ -86,24 +86,26 @@ SEARCH_CASES = [
 ]
 
 
+def python_chess_perft(board, depth: int) -> int:
+    """python-chess's perft with a push/pop per leaf (the reference our perft is compared with)."""
+    if depth == 0:
+        return 1
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += python_chess_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
 def reference_perft(depths: Dict[str, int]) -> Dict[str, Tuple[int, float]]:
     """python-chess push/pop perft on the orthodox cases: label -> (leaves, seconds)."""
     import chess
 
-    def perft(board: "chess.Board", depth: int) -> int:
-        if depth == 0:
-            return 1
-        total = 0
-        for move in board.legal_moves:
-            board.push(move)
-            total += perft(board, depth - 1)
-            board.pop()
-        return total
-
     out = {}
     for label, fen in REFERENCE:
         board = chess.Board(fen)
-        out[label] = best_of(REPEAT, lambda: perft(board, depths[label]))
+        out[label] = best_of(REPEAT, lambda: python_chess_perft(board, depths[label]))
     return out
 
 

@@ -34,18 +34,12 @@ pos = Position.from_fen({fen!r})
 print(pos.perft({depth}) if {run} else 0)
 """
 THEIRS = """
+import sys
+sys.path.insert(0, {here!r})
 import chess
+from bench import python_chess_perft
 board = chess.Board({fen!r})
-def perft(board, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
-print(perft(board, {depth}) if {run} else 0)
+print(python_chess_perft(board, {depth}) if {run} else 0)
 """
 SEARCH = """
 import sys
@@ -92,7 +86,7 @@ def main() -> int:
     print(f"{'perft':22} {'leaves':>8} {'ours/leaf':>10} {'python-chess/leaf':>18} {'ratio':>6}")
     for label, fen, depth in (("start, depth 4", START, 4), ("kiwipete, depth 3", KIWIPETE, 3)):
         leaves, ours = per_unit(args.python, OURS, fen=fen, depth=depth, **common)
-        theirs_leaves, theirs = per_unit(args.python, THEIRS, fen=fen, depth=depth)
+        theirs_leaves, theirs = per_unit(args.python, THEIRS, fen=fen, depth=depth, here=HERE)
         if theirs_leaves != leaves:
             print(f"MISMATCH {label}: python-chess {theirs_leaves}, ours {leaves}")
             return 1

@@ -24,13 +24,7 @@ class Pawn(Behaviour):
                     add(double_ep)
                 else:
                     add(double)
-        for to, moves, ep in captures:
-            t = B[to]
-            if elo < t < ehi:
-                for m in moves:
-                    add(m)
-            elif to == pos.ep and t == 0:
-                add(ep)
+        _add_captures(B, captures, pos.ep, add, elo, ehi)
 
     def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
         B = pos.board
@@ -38,13 +32,7 @@ class Pawn(Behaviour):
         if step_to and steps and steps[0][2] != p and B[step_to] == 0:    # promotions count (quiescence)
             for m in steps:
                 add(m)
-        for to, moves, ep in captures:
-            t = B[to]
-            if elo < t < ehi:
-                for m in moves:
-                    add(m)
-            elif to == pos.ep and t == 0:
-                add(ep)
+        _add_captures(B, captures, pos.ep, add, elo, ehi)
 
     def move_table(self, v: "Variant", code: int) -> List[Optional[tuple]]:
         """Per square: (step target or 0, its moves, double-step target or 0, the double step as a
@@ -96,3 +84,14 @@ class Pawn(Behaviour):
 
     def attack_leaps(self, v: "Variant", code: int, side: int) -> Tuple[int, ...]:
         return v.pawn_captures[side]
+
+
+def _add_captures(B: List[int], captures, ep_square: int, add: AddMove, elo: int, ehi: int) -> None:
+    """The captures (promotions included) and the en-passant capture of one pawn's table entry."""
+    for to, moves, ep in captures:
+        t = B[to]
+        if elo < t < ehi:
+            for m in moves:
+                add(m)
+        elif to == ep_square and t == 0:
+            add(ep)
