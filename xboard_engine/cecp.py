@@ -22,6 +22,7 @@ from .variant import variant_names
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 MAX_LINE = 1 << 16
+MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
 _MOVE_LIKE = re.compile(r"^([a-z]\d{1,2}[a-z]\d{1,2}[a-z]?(,[a-z]\d{1,2}[a-z]\d{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
 
 Line = Optional[Tuple[str, float]]
@@ -361,7 +362,7 @@ class Engine:
         except ValueError:
             self.send(f"Error (bad memory): {arg[:80]}")
             return
-        self.thinker.searcher.tt_entries = megabytes * 4000      # about 250 bytes per entry
+        self.thinker.searcher.set_hash_size(min(megabytes, MAX_HASH_MB))
 
     def cmd_cores(self, arg: str) -> None:
         try:

@@ -21,6 +21,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"xboard-engine {__version__} (variants: {' '.join(variant_names())})")
         return 0
     from .cecp import Engine
+    from .search import FEATURES
+    off = [f for f in os.environ.get("XBOARD_ENGINE_SEARCH_OFF", "").split(",") if f]
+    if set(off) - set(FEATURES):
+        sys.stderr.write(f"xboard-engine: XBOARD_ENGINE_SEARCH_OFF names unknown search features "
+                         f"{','.join(sorted(set(off) - set(FEATURES)))}; known: {','.join(FEATURES)}\n")
+        return 2
     log = None
     if args.log:
         try:

@@ -17,7 +17,7 @@ from .errors import EmptyHistoryError, IllegalMoveError, InvalidFenError, Invali
 from .fen import read_fen, write_fen
 from .make import push_changes, update_pawn_history
 from .movegen import legal_captures, legal_moves
-from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PUSH, Move, MoveKind
+from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS_MOVE, PUSH, Move, MoveKind
 from .outcome import Outcome, is_insufficient_material, outcome
 from .variant import Variant, get_variant
 from .zobrist import zobrist_for
@@ -307,6 +307,21 @@ class Position:
             return max(1, v.value[B[m[1]]] - v.value[B[m[0]]])
         return 0
 
+    def mover_value(self, m: Move) -> int:
+        """Value of the unit that makes move ``m`` (the search orders captures by the cheapest taker)."""
+        return self.v.value[self.board[m[0]]]
+
+    def has_pieces(self, side: int) -> bool:
+        """Whether ``side`` (0 White, 1 Black) has a unit besides its king and pawns (the search's
+        guard against zugzwang when it tries a null move)."""
+        B = self.board
+        is_pawn = self._is_pawn
+        is_king = self._is_king
+        for sq in self.units[side]:
+            if not is_pawn[B[sq]] and not is_king[B[sq]]:
+                return True
+        return False
+
     # ================================================================ make / unmake
     def push(self, m: Move) -> None:
         """Make move ``m``, which must come from ``legal_moves()`` of this position."""
@@ -370,6 +385,10 @@ class Position:
             self._in_check = None
             return
         push_changes(self, m, frm, to, placed, kind, square2, to2, placed2)
+
+    def push_null(self) -> None:
+        """Pass the turn without moving, legal or not (the search's null move); ``pop`` undoes it."""
+        self.push(PASS_MOVE)
 
     def pop(self) -> Move:
         """Unmake the last move and return it."""

@@ -1,12 +1,18 @@
-"""Alpha-beta search: iterative deepening, transposition table, quiescence, simple evaluation.
+"""Alpha-beta search: iterative deepening with aspiration windows, principal-variation search, a
+bucketed transposition table, null-move pruning, late-move reductions, futility pruning, killer,
+counter-move and history ordering, and a quiescence search with MVV-LVA order and delta pruning.
 
 The search sees the rules core only through this interface of ``Position``: ``legal_moves()``,
-``legal_captures()``, ``push()``, ``pop()``, ``is_check()``, ``hash``, ``stm``, ``halfmove``,
-``game_hashes()`` and the evaluation helpers ``material_and_placement()`` (kept incrementally by
-``push``/``pop``) and ``move_victim_value()``.
+``legal_captures()``, ``push()``, ``push_null()``, ``pop()``, ``is_check()``, ``hash``, ``stm``,
+``halfmove``, ``game_hashes()``, ``has_pieces()`` and the evaluation: ``score`` (material and
+placement, White minus Black, kept incrementally by ``push``/``pop``), ``move_victim_value()`` and
+``mover_value()``.
 """
+import math
+import os
 import random
 import time
+from operator import itemgetter
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .moves import Move
@@ -14,15 +20,43 @@ from .position import Position
 from .timeman import next_iteration_fits
 
 MATE = 100000
-MATE_BOUND = MATE - 1000
+MATE_BOUND = MATE - 1000            # scores beyond this are mates (MATE - plies to mate)
 INFINITY = 10 ** 9
 EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 128
+
+DEFAULT_HASH_MB = 64
+ENTRY_BYTES = 160                   # a table entry (tuple, key, move) as CPython stores it, roughly
+ASPIRATION = 35                     # half-width of the first root window, centipawns
+NULL_MIN_DEPTH = 2
+FUTILITY_MARGIN = (0, 120, 300)     # by remaining depth: a quiet move cannot gain more than this
+REVERSE_FUTILITY = 90               # per ply of depth: a static score this far above beta stands
+DELTA_MARGIN = 200                  # quiescence: a capture must be able to reach alpha with this
+LMR_MIN_DEPTH = 3
+LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
+
+# Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
+# the counter-move, then quiet moves by history.
+TT_KEY = 1 << 40
+CAPTURE_KEY = 1 << 32
+KILLER_KEY = 1 << 30
+COUNTER_KEY = (1 << 30) - 2
+HISTORY_MAX = 1 << 20
+
+# Features that can be switched off for ablation matches (each must show its gain in self-play):
+# XBOARD_ENGINE_SEARCH_OFF=nullmove,lmr python -m xboard_engine
+FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta")
+
+_first = itemgetter(0)
+# Late-move reductions by depth and move number: about ln(depth) * ln(number) / 2.
+LMR = [[0 if d < LMR_MIN_DEPTH or n < LMR_MIN_MOVE else max(1, int(0.5 + math.log(d) * math.log(n) / 2))
+        for n in range(64)] for d in range(64)]
 
 
 class Limits(NamedTuple):
     """What bounds a search.  Times are seconds; ``None`` means no bound of that kind."""
-    soft_time: Optional[float] = None     # do not start a new iteration after this
-    hard_time: Optional[float] = None     # abort the search after this
+    soft_time: Optional[float] = None     # do not start a new iteration after this (scaled by how
+    hard_time: Optional[float] = None     # stable the best move is); abort the search after this
     depth: Optional[int] = None
     nodes: Optional[int] = None
     exclude: Sequence[Move] = ()          # root moves not to consider (analyze mode)
@@ -50,18 +84,97 @@ class _Abort(Exception):
     pass
 
 
-class Searcher:
-    """One engine's search state: the transposition table survives between moves."""
+class TranspositionTable:
+    """A fixed number of two-entry buckets indexed by the low bits of the Zobrist key.
 
-    def __init__(self, tt_entries: int = 1 << 20) -> None:
-        self.tt: Dict[int, Tuple[int, int, int, Optional[Move]]] = {}
-        self.tt_entries = tt_entries
+    The first entry of a bucket keeps the deepest result of the current search (an entry from an
+    earlier search or one at least as shallow is replaced); the second always takes the newest.  An
+    entry is ``(key, depth, score, flag, move, age)``; mate scores are stored relative to the node.
+    """
+
+    def __init__(self, megabytes: int = DEFAULT_HASH_MB) -> None:
+        self.age = 0
+        self.resize(megabytes)
+
+    def resize(self, megabytes: int) -> None:
+        """Make room for about ``megabytes`` MB of entries (a power of two, at least 1024); clears."""
+        entries = max(1024, int(megabytes * 1_000_000 // ENTRY_BYTES))
+        size = 1 << (entries.bit_length() - 1)
+        self.slots: List[Optional[tuple]] = [None] * size
+        self.mask = (size >> 1) - 1
+        self.megabytes = megabytes
+
+    def clear(self) -> None:
+        self.slots = [None] * len(self.slots)
+
+    def __len__(self) -> int:
+        return sum(1 for e in self.slots if e is not None)
+
+    def probe(self, key: int) -> Optional[tuple]:
+        i = (key & self.mask) << 1
+        e = self.slots[i]
+        if e is not None and e[0] == key:
+            return e
+        e = self.slots[i + 1]
+        if e is not None and e[0] == key:
+            return e
+        return None
+
+    def store(self, key: int, depth: int, score: int, flag: int, move: Optional[Move]) -> None:
+        slots = self.slots
+        i = (key & self.mask) << 1
+        e = slots[i]
+        if e is None or e[0] == key or e[5] != self.age or depth >= e[1]:
+            if e is not None and e[0] == key and move is None:
+                move = e[4]                       # keep the move of an earlier visit
+            elif e is not None and e[0] != key:
+                slots[i + 1] = e                  # the displaced entry may still be useful
+            slots[i] = (key, depth, score, flag, move, self.age)
+        else:
+            e = slots[i + 1]
+            if move is None and e is not None and e[0] == key:
+                move = e[4]
+            slots[i + 1] = (key, depth, score, flag, move, self.age)
+
+
+def _to_table(score: int, ply: int) -> int:
+    """A mate score as distance from this node (the table is shared by nodes at every ply)."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+class Searcher:
+    """One engine's search state: the transposition table and history survive between moves."""
+
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, off: Optional[Sequence[str]] = None) -> None:
+        if off is None:
+            off = [f for f in os.environ.get("XBOARD_ENGINE_SEARCH_OFF", "").split(",") if f]
+        unknown = set(off) - set(FEATURES)
+        if unknown:
+            raise ValueError(f"unknown search features {sorted(unknown)}; known: {', '.join(FEATURES)}")
+        self.features = {f: f not in off for f in FEATURES}
+        self.tt = TranspositionTable(hash_mb)
         self.stop_requested = False
         self.nodes = 0
         self._deadline: Optional[float] = None
         self._node_limit: Optional[int] = None
-        self._history: Dict[Move, int] = {}
+        self._history: List[Dict[int, int]] = [{}, {}]
+        self._counter: Dict[int, Move] = {}
         self._killers: List[List[Optional[Move]]] = []
+        self._seen: set = set()
+        self._root_partial: Optional[Move] = None
+        self._hash_mb = hash_mb
 
     def stop(self) -> None:
         """Ask a running search to return as soon as possible (the flag is cleared by the caller
@@ -70,7 +183,13 @@ class Searcher:
 
     def clear(self) -> None:
         self.tt.clear()
-        self._history.clear()
+        self._history = [{}, {}]
+        self._counter.clear()
+
+    def set_hash_size(self, megabytes: int) -> None:
+        """Resize the transposition table (the GUI's ``memory`` command) before the next search; a
+        new size clears it."""
+        self._hash_mb = megabytes
 
     # ------------------------------------------------------------------ driver
     def search(self, pos: Position, limits: Limits,
@@ -80,54 +199,80 @@ class Searcher:
         self.nodes = 0
         self._deadline = start + limits.hard_time if limits.hard_time is not None else None
         self._node_limit = limits.nodes
-        self._killers = [[None, None] for _ in range(128)]
+        self._killers = [[None, None] for _ in range(MAX_PLY + 2)]
         self._seen = set(pos.game_hashes())
-        if len(self.tt) > self.tt_entries:
-            self.tt.clear()
+        self._seen.add(pos.hash)
+        if self._hash_mb != self.tt.megabytes:
+            self.tt.resize(self._hash_mb)
+        self.tt.age = (self.tt.age + 1) & 255
+        for table in self._history:           # older searches count for less
+            for k in table:
+                table[k] >>= 2
         excluded = set(limits.exclude)
         root_moves = [m for m in pos.legal_moves() if m not in excluded]
         if limits.randomize:
             random.shuffle(root_moves)          # ties are broken by the (stable) move order
         if not root_moves:
             return Result(None, 0, 0, 0, [])
-        best = Result(self._ordered(pos, root_moves, None, 0)[0], 0, 0, 0, [])
+        root_moves = [m for _, m in self._scored(pos, root_moves, self._tt_move(pos), 0, None)]
+        best = Result(root_moves[0], 0, 0, 0, [root_moves[0]])
         if len(root_moves) == 1 and limits.depth is None and limits.soft_time is not None:
-            return Result(root_moves[0], 0, 0, 0, [root_moves[0]])
-        max_depth = limits.depth or 64
+            return best
+        max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
         durations: List[float] = []
+        soft = limits.soft_time
+        changes = 0.0                           # how often the best move changed lately
+        score = 0
         for depth in range(1, max_depth + 1):
             began = time.perf_counter()
             try:
-                score, move = self._root(pos, root_moves, depth, best.move)
+                score, move = self._aspiration(pos, root_moves, depth, score)
             except _Abort:
+                partial = self._root_partial
+                if partial is not None and partial != best.move:
+                    best = best._replace(move=partial, pv=[partial])
                 break
             durations.append(time.perf_counter() - began)
+            if best.move is not None and move != best.move and depth > 1:
+                changes += 1.0
+            changes *= 0.6
+            last_score = best.score
             pv = self._pv(pos, move, depth)
             best = Result(move, score, depth, self.nodes, pv)
             if on_info:
                 on_info(Info(depth, score, time.perf_counter() - start, self.nodes, pv))
             if abs(score) >= MATE_BOUND and depth >= MATE - abs(score):
                 break
-            elapsed = time.perf_counter() - start
-            if limits.soft_time is not None and elapsed >= limits.soft_time:
-                break
-            if limits.hard_time is not None and not next_iteration_fits(
-                    elapsed, durations, limits.soft_time, limits.hard_time):
-                break
             if self.stop_requested:
                 break
+            elapsed = time.perf_counter() - start
+            if limits.soft_time is not None:
+                # More time while the best move changes or the score falls; less while it is stable.
+                factor = 0.7 + changes
+                if depth > 4 and score < last_score - 30:
+                    factor += 0.5
+                soft = limits.soft_time * min(2.0, factor)
+                if elapsed >= soft:
+                    break
+            if limits.hard_time is not None and not next_iteration_fits(
+                    elapsed, durations, soft, limits.hard_time):
+                break
         return best._replace(nodes=self.nodes)
+
+    def _tt_move(self, pos: Position) -> Optional[Move]:
+        entry = self.tt.probe(pos.hash)
+        return entry[4] if entry is not None else None
 
     def _pv(self, pos: Position, first: Move, depth: int) -> List[Move]:
         pv = [first]
         pos.push(first)
         seen = {pos.hash}
         while len(pv) < depth:
-            entry = self.tt.get(pos.hash)
-            if not entry or entry[3] is None or entry[3] not in pos.legal_moves():
+            move = self._tt_move(pos)
+            if move is None or move not in pos.legal_moves():
                 break
-            pos.push(entry[3])
-            pv.append(entry[3])
+            pos.push(move)
+            pv.append(move)
             if pos.hash in seen:
                 break
             seen.add(pos.hash)
@@ -135,112 +280,215 @@ class Searcher:
             pos.pop()
         return pv
 
-    def _root(self, pos: Position, moves: List[Move], depth: int, first: Optional[Move]) -> Tuple[int, Move]:
-        alpha, beta = -INFINITY, INFINITY
+    def _aspiration(self, pos: Position, moves: List[Move], depth: int, guess: int) -> Tuple[int, Move]:
+        """The root search at ``depth``, first in a narrow window around the last score, widened on
+        each failure."""
+        if depth < 4 or abs(guess) >= MATE_BOUND or not self.features["aspiration"]:
+            return self._root(pos, moves, depth, -INFINITY, INFINITY)
+        delta = ASPIRATION
+        alpha, beta = guess - delta, guess + delta
+        while True:
+            score, move = self._root(pos, moves, depth, alpha, beta)
+            if score <= alpha:
+                alpha = max(-INFINITY, score - delta)
+            elif score >= beta:
+                beta = min(INFINITY, score + delta)
+            else:
+                return score, move
+            delta *= 4
+            if delta > 1000:
+                alpha, beta = -INFINITY, INFINITY
+
+    def _root(self, pos: Position, moves: List[Move], depth: int, alpha: int, beta: int) -> Tuple[int, Move]:
+        """Search every root move; the best is moved to the front of ``moves`` for the next iteration.
+        ``_root_partial`` holds the best move so far of this iteration (for an aborted search) when it
+        beat the first."""
+        best_score = -INFINITY
         best_move = moves[0]
-        for i, m in enumerate(self._ordered(pos, moves, first, 0)):
+        self._root_partial = None
+        original_alpha = alpha
+        for i, m in enumerate(moves):
             pos.push(m)
             try:
                 if i == 0:
-                    score = -self._search(pos, depth - 1, -beta, -alpha, 1)
+                    score = -self._search(pos, depth - 1, -beta, -alpha, 1, m)
                 else:
-                    score = -self._search(pos, depth - 1, -alpha - 1, -alpha, 1)
+                    score = -self._search(pos, depth - 1, -alpha - 1, -alpha, 1, m)
                     if alpha < score < beta:
-                        score = -self._search(pos, depth - 1, -beta, -alpha, 1)
+                        score = -self._search(pos, depth - 1, -beta, -alpha, 1, m)
             finally:
                 pos.pop()
-            if score > alpha:
-                alpha = score
+            if score > best_score:
+                best_score = score
                 best_move = m
-        self.tt[pos.hash] = (depth, alpha, EXACT, best_move)
-        return alpha, best_move
+                if score > alpha:
+                    alpha = score
+                    if i > 0:
+                        self._root_partial = m
+                    if score >= beta:
+                        break
+        moves.remove(best_move)
+        moves.insert(0, best_move)
+        flag = EXACT if original_alpha < best_score < beta else (LOWER if best_score >= beta else UPPER)
+        self.tt.store(pos.hash, depth, _to_table(best_score, 0), flag, best_move)
+        return best_score, best_move
 
     # ------------------------------------------------------------------ search
-    def _check_limits(self) -> None:
-        """Called at every node: a clock read costs well under 1% of a node (about 0.1 us against
-        20 us and more), and one slow node cannot carry the search past its deadline."""
-        if self.stop_requested:
-            raise _Abort
-        if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise _Abort
-        if self._node_limit is not None and self.nodes >= self._node_limit:
-            raise _Abort
-
-    def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int,
+                previous: Optional[Move], null_allowed: bool = True) -> int:
         self.nodes += 1
-        self._check_limits()
+        if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
+                or (self._node_limit is not None and self.nodes >= self._node_limit):
+            raise _Abort        # a clock read costs well under 1% of a node: checked at every node
         key = pos.hash
         if key in self._seen or pos.halfmove >= 100:
             return 0
+        # Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+        if alpha < ply - MATE:
+            alpha = ply - MATE
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
         in_check = pos.is_check()
         if in_check:
-            depth += 1
-        if depth <= 0:
+            depth += 1                          # check extension
+        if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(pos, alpha, beta, ply, 0)
-        entry = self.tt.get(key)
+        pv_node = beta - alpha > 1
+        entry = self.tt.probe(key)
         tt_move = None
         if entry is not None:
-            e_depth, e_score, e_flag, tt_move = entry
-            if e_depth >= depth:
-                if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (e_flag == UPPER and e_score <= alpha):
-                    return e_score
+            tt_move = entry[4]
+            if entry[1] >= depth and not pv_node:
+                score = _from_table(entry[2], ply)
+                flag = entry[3]
+                if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+                    return score
+        static = None
+        features = self.features
+        if not in_check and not pv_node:
+            static = pos.score if pos.stm == 0 else -pos.score
+            # Reverse futility: far above beta near the leaves, the opponent will not catch up.
+            if depth <= 3 and static - REVERSE_FUTILITY * depth >= beta and beta > -MATE_BOUND \
+                    and beta < MATE_BOUND and features["futility"]:
+                return static - REVERSE_FUTILITY * depth
+            # Null move: if passing still holds beta, a real move will (not with only king and
+            # pawns, where zugzwang is common, nor twice in a row).
+            if null_allowed and depth >= NULL_MIN_DEPTH and static >= beta and beta < MATE_BOUND \
+                    and features["nullmove"] and pos.has_pieces(pos.stm):
+                reduction = 3 if depth >= 6 else 2
+                pos.push_null()
+                try:
+                    score = -self._search(pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1, None, False)
+                finally:
+                    pos.pop()
+                if score >= beta:
+                    return beta if score >= MATE_BOUND else score
         moves = pos.legal_moves()
         if not moves:
-            return -MATE + ply if in_check else 0
+            return ply - MATE if in_check else 0
+        futile = static is not None and depth < len(FUTILITY_MARGIN) and features["futility"] \
+            and static + FUTILITY_MARGIN[depth] <= alpha
+        reduce = features["lmr"]
+        killers = self._killers[ply]
         original_alpha = alpha
         best_score = -INFINITY
         best_move = None
+        searched = 0
+        stm = pos.stm
         self._seen.add(key)
         try:
-            for i, m in enumerate(self._ordered(pos, moves, tt_move, ply)):
+            for order, m in self._scored(pos, moves, tt_move, ply, previous):
+                quiet = order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)
                 pos.push(m)
                 try:
-                    if i == 0:
-                        score = -self._search(pos, depth - 1, -beta, -alpha, ply + 1)
+                    gives_check = quiet and pos.is_check()
+                    if futile and quiet and searched and not gives_check:
+                        continue            # cannot reach alpha (popped by the finally clause)
+                    new_depth = depth - 1
+                    if searched == 0:
+                        score = -self._search(pos, new_depth, -beta, -alpha, ply + 1, m)
                     else:
-                        score = -self._search(pos, depth - 1, -alpha - 1, -alpha, ply + 1)
+                        reduction = 0
+                        if reduce and quiet and not in_check and not gives_check and order < COUNTER_KEY:
+                            reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                            if pv_node and reduction:
+                                reduction -= 1
+                            if reduction >= new_depth:
+                                reduction = new_depth - 1 if new_depth > 1 else 0
+                        score = -self._search(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, m)
+                        if reduction and score > alpha:
+                            score = -self._search(pos, new_depth, -alpha - 1, -alpha, ply + 1, m)
                         if alpha < score < beta:
-                            score = -self._search(pos, depth - 1, -beta, -alpha, ply + 1)
+                            score = -self._search(pos, new_depth, -beta, -alpha, ply + 1, m)
                 finally:
                     pos.pop()
+                searched += 1
                 if score > best_score:
                     best_score = score
                     best_move = m
                     if score > alpha:
                         alpha = score
                         if alpha >= beta:
-                            if pos.move_victim_value(m) == 0 and ply < len(self._killers):
-                                killers = self._killers[ply]
-                                if killers[0] != m:
-                                    killers[1] = killers[0]
-                                    killers[0] = m
-                                self._history[m] = self._history.get(m, 0) + depth * depth
+                            if quiet:
+                                self._reward(stm, m, depth, killers, previous)
                             break
         finally:
             self._seen.discard(key)
+        if best_move is None:                   # every move was futile: a fail-low
+            return alpha
         flag = EXACT if original_alpha < best_score < beta else (LOWER if best_score >= beta else UPPER)
-        self.tt[key] = (depth, best_score, flag, best_move)
+        self.tt.store(key, depth, _to_table(best_score, ply), flag, best_move)
         return best_score
+
+    def _reward(self, stm: int, m: Move, depth: int, killers: List[Optional[Move]],
+                previous: Optional[Move]) -> None:
+        """A quiet move that refuted: a killer at this ply, the counter to the previous move, and
+        history credit."""
+        if killers[0] != m:
+            killers[1] = killers[0]
+            killers[0] = m
+        if previous is not None:
+            self._counter[previous[0] << 12 | previous[1]] = m
+        history = self._history[stm]
+        k = m[0] << 12 | m[1]
+        value = history.get(k, 0) + depth * depth
+        history[k] = value
+        if value > HISTORY_MAX:
+            for k in history:
+                history[k] >>= 1
 
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
         self.nodes += 1
-        self._check_limits()
+        if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
+                or (self._node_limit is not None and self.nodes >= self._node_limit):
+            raise _Abort
         in_check = qply < 2 and pos.is_check()
+        stand = 0
         if in_check:
             moves = pos.legal_moves()
             if not moves:
-                return -MATE + ply
+                return ply - MATE
+            best = -INFINITY
         else:
-            stand = self.evaluate(pos)
+            stand = pos.score if pos.stm == 0 else -pos.score
             if stand >= beta:
                 return stand
             if stand > alpha:
                 alpha = stand
-            if qply > 8:
+            if qply > 8 or ply >= MAX_PLY:
                 return alpha
             moves = pos.legal_captures()
-        best = alpha if not in_check else -INFINITY
-        for m in self._ordered(pos, moves, None, ply):
+            best = alpha
+        delta = self.features["delta"]
+        victim = pos.move_victim_value
+        taker = pos.mover_value
+        scored = [(victim(m) * 64 - taker(m) // 16, m) for m in moves]
+        scored.sort(key=_first, reverse=True)
+        for order, m in scored:
+            if delta and not in_check and stand + (order >> 6) + DELTA_MARGIN <= alpha:
+                break                           # delta pruning: sorted by victim, the rest gain less
             pos.push(m)
             try:
                 score = -self._quiesce(pos, -beta, -alpha, ply + 1, qply + 1)
@@ -255,22 +503,33 @@ class Searcher:
         return best
 
     # ------------------------------------------------------------------ helpers
-    def _ordered(self, pos: Position, moves: List[Move], tt_move: Optional[Move], ply: int) -> List[Move]:
+    def _scored(self, pos: Position, moves: List[Move], tt_move: Optional[Move], ply: int,
+                previous: Optional[Move]) -> List[Tuple[int, Move]]:
+        """The moves with their order keys, best first."""
         killers = self._killers[ply] if ply < len(self._killers) else (None, None)
-        history = self._history
-        victim_value = pos.move_victim_value
-
-        def key(m: Move) -> int:
+        k0, k1 = killers
+        counter = self._counter.get(previous[0] << 12 | previous[1]) if previous is not None else None
+        history = self._history[pos.stm]
+        victim = pos.move_victim_value
+        taker = pos.mover_value
+        scored = []
+        for m in moves:
             if m == tt_move:
-                return -10 ** 9
-            v = victim_value(m)
+                scored.append((TT_KEY, m))
+                continue
+            v = victim(m)
             if v:
-                return -10 ** 6 - v
-            if m == killers[0] or m == killers[1]:
-                return -10 ** 5
-            return -history.get(m, 0)
-
-        return sorted(moves, key=key)
+                scored.append((CAPTURE_KEY + v * 64 - taker(m) // 16, m))
+            elif m == k0:
+                scored.append((KILLER_KEY, m))
+            elif m == k1:
+                scored.append((KILLER_KEY - 1, m))
+            elif m == counter:
+                scored.append((COUNTER_KEY, m))
+            else:
+                scored.append((history.get(m[0] << 12 | m[1], 0), m))
+        scored.sort(key=_first, reverse=True)
+        return scored
 
     @staticmethod
     def evaluate(pos: Position) -> int:

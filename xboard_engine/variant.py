@@ -220,7 +220,10 @@ class Variant(Board):
                 centre = min(f, self.files - 1 - f) + min(r, self.ranks - 1 - r)
                 advance = r if side == 0 else self.ranks - 1 - r
                 if self.is_pawn[code]:
-                    bonus = 8 * max(0, advance - 1) + (4 if 0 < f < self.files - 1 else 0)
+                    # Advance, and the centre files first (else every double step scores the same).
+                    central = min(f, self.files - 1 - f)
+                    bonus = 8 * max(0, advance - 1) + (4 if central else 0) \
+                        + 3 * central * min(max(0, advance - 1), 2)
                 elif self.is_king[code]:
                     bonus = -6 * advance
                 else:

@@ -1,0 +1,167 @@
+"""The search: it finds forced mates and material in every variant, its transposition table keeps
+mate scores and its best entries, and it stays within its limits.
+
+Mates are checked by a brute-force solver over the rules core, independent of the search: the move the
+engine plays must force mate in the number of moves it announces."""
+import subprocess
+import sys
+
+import pytest
+
+from xboard_engine import Position
+from xboard_engine.search import (EXACT, LOWER, MATE, FEATURES, Limits, Searcher, TranspositionTable,
+                                  format_score, _from_table, _to_table)
+
+
+def forces_mate(pos: Position, moves: int) -> bool:
+    """Whether the side to move mates within ``moves`` of its moves, whatever the defence."""
+    for m in pos.legal_moves():
+        pos.push(m)
+        try:
+            replies = pos.legal_moves()
+            if not replies:
+                if pos.is_check():
+                    return True
+                continue
+            if moves > 1 and all(_mates_after(pos, r, moves - 1) for r in replies):
+                return True
+        finally:
+            pos.pop()
+    return False
+
+
+def _mates_after(pos: Position, reply, moves: int) -> bool:
+    pos.push(reply)
+    try:
+        return forces_mate(pos, moves)
+    finally:
+        pos.pop()
+
+
+def played_mate(pos: Position, move, moves: int) -> bool:
+    """Whether ``move`` starts a forced mate in ``moves`` (the engine's move, checked by brute force)."""
+    pos.push(move)
+    try:
+        replies = pos.legal_moves()
+        if not replies:
+            return pos.is_check()
+        return moves > 1 and all(_mates_after(pos, r, moves - 1) for r in replies)
+    finally:
+        pos.pop()
+
+
+# (variant, FEN, moves to mate, what it is)
+MATES = [
+    ("normal", "7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1, "back-rank rook mate"),
+    ("normal", "k7/8/2K5/8/8/8/8/7Q w - - 0 1", 2, "K+Q mate in 2"),
+    ("normal", "7k/2p1R3/8/8/p7/4R3/5K2/8 w - - 0 1", 2, "two rooks mate in 2"),
+    ("chess80", "4k5/3ppp4/10/10/10/10/10/R3K5 w - - 0 1", 1, "Chess80 back-rank mate"),
+    ("chess80", "1k8/10/2K7/2D7/10/10/10/10 w - - 0 1", 2, "king and Duke mate in 2"),
+    ("fullcavalry", "7k/6pp/8/8/8/8/8/C3K3 w - - 0 1", 1, "lancer mate that turns on arrival"),
+    ("fullcavalry", "k7/8/1K6/8/8/8/8/7C w - - 0 1", 1, "single lancer mates (seed text)"),
+    ("fullcavalry", "8/8/8/8/8/k5C1/2K5/8 w - - 0 1", 2, "king and lancer mate in 2"),
+    ("8piece", "3Jk3/8/4K3/8/8/8/8/8 w - - 0 1", 1, "king + jailer mate of the held king (seed)"),
+    ("8piece", "8/8/8/3S4/8/p1K5/k7/7R w - - 0 1", 1, "sentry pushes the king onto a1 (seed)"),
+    ("8piece", "2k5/K7/8/8/1J6/8/8/8 w - - 0 1", 2, "king + jailer mate in 2 (pass rule)"),
+    ("8piece", "8/8/6J1/8/4p3/8/2K5/k7 w - - 0 1", 3, "king + jailer mate in 3 against a pawn"),
+    ("8piece-2019", "7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1, "2019 rules: rook mate"),
+    ("8piece-random", "7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1, "randomized setup: rook mate"),
+]
+
+
+@pytest.mark.parametrize("variant,fen,moves,what", MATES, ids=[m[3] for m in MATES])
+def test_search_finds_forced_mate(variant, fen, moves, what):
+    pos = Position.from_fen(fen, variant)
+    assert forces_mate(pos, moves) and (moves == 1 or not forces_mate(pos, moves - 1)), \
+        f"test position has no shortest mate in {moves}: {what}"
+    result = Searcher(hash_mb=8).search(pos, Limits(depth=2 * moves + 1))
+    assert result.score == MATE - (2 * moves - 1), (what, pos.move_text(result.move), result.score)
+    assert format_score(result.score) == 100000 + moves
+    assert played_mate(pos, result.move, moves), f"{what}: {pos.move_text(result.move)} does not mate"
+
+
+# (variant, FEN, the winning move, what it is)
+WINS = [
+    ("normal", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "d1d5", "takes the undefended queen"),
+    ("normal", "r3k3/8/8/8/8/8/8/4K1N1 w - - 0 1", None, "no blunder of the knight"),
+    ("normal", "4k3/8/2r5/8/1N6/8/8/4K3 w - - 0 1", None, "knight stays out of reach"),
+    ("8piece", "4k3/8/2r5/8/8/2q5/8/S3K3 w - - 0 1", "a1c6,c6c3", "sentry pushes the queen onto its rook"),
+]
+
+
+@pytest.mark.parametrize("variant,fen,best,what", WINS, ids=[w[3] for w in WINS])
+def test_search_wins_or_keeps_material(variant, fen, best, what):
+    pos = Position.from_fen(fen, variant)
+    result = Searcher(hash_mb=8).search(pos, Limits(depth=4))
+    if best is not None:
+        assert pos.move_text(result.move) == best, what
+    # Whatever it plays, a deeper look must not find it losing material it had.
+    before = pos.score if pos.stm == 0 else -pos.score
+    pos.push(result.move)
+    reply = Searcher(hash_mb=8).search(pos, Limits(depth=3))
+    assert -reply.score >= before - 50, (what, result.move, reply.score)
+
+
+def test_transposition_table_keeps_mate_distance_from_the_node():
+    # A mate in 3 plies found 5 plies below the root is stored as mate in 3 from that node.
+    found = MATE - 8
+    stored = _to_table(found, 5)
+    assert stored == MATE - 3
+    assert _from_table(stored, 2) == MATE - 5     # read back 2 plies below the root
+    assert _from_table(_to_table(-found, 5), 5) == -found
+    assert _to_table(37, 9) == 37
+
+
+def test_transposition_table_replacement():
+    tt = TranspositionTable(1)
+    mask = tt.mask
+    a, b, c = 5, 5 + (mask + 1), 5 + 2 * (mask + 1)     # one bucket
+    tt.store(a, 8, 10, EXACT, None)
+    tt.store(b, 3, 20, LOWER, None)                  # shallower: goes to the second entry
+    assert tt.probe(a)[1] == 8 and tt.probe(b)[1] == 3
+    tt.store(c, 2, 30, EXACT, None)                  # the second entry always takes the newest
+    assert tt.probe(b) is None and tt.probe(c)[2] == 30 and tt.probe(a)[2] == 10
+    tt.age += 1                                      # a new search: old deep entries give way
+    tt.store(b, 1, 40, EXACT, None)
+    assert tt.probe(b)[2] == 40 and tt.probe(a)[2] == 10   # displaced into the second entry
+    assert tt.probe(c) is None
+
+
+def test_transposition_table_size_follows_memory():
+    small, large = TranspositionTable(1), TranspositionTable(16)
+    assert len(small.slots) * 16 == len(large.slots)
+    searcher = Searcher(hash_mb=1)
+    searcher.set_hash_size(4)
+    searcher.search(Position("normal"), Limits(depth=1))
+    assert searcher.tt.megabytes == 4 and len(searcher.tt.slots) == 4 * len(small.slots)
+
+
+def test_search_obeys_node_limit_and_is_deterministic():
+    pos = Position("8piece")
+    first = Searcher(hash_mb=8).search(pos, Limits(depth=4))
+    again = Searcher(hash_mb=8).search(Position("8piece"), Limits(depth=4))
+    assert (first.move, first.nodes, first.score) == (again.move, again.nodes, again.score)
+    limited = Searcher(hash_mb=8).search(pos, Limits(nodes=500))
+    assert limited.nodes <= 500 and limited.move in pos.legal_moves()
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_each_search_feature_can_be_switched_off(feature):
+    pos = Position.from_fen("k7/8/2K5/8/8/8/8/7Q w - - 0 1", "normal")
+    result = Searcher(hash_mb=8, off=[feature]).search(pos, Limits(depth=5))
+    assert result.score == MATE - 3 and played_mate(pos, result.move, 2)
+
+
+def test_unknown_search_feature_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown search features"):
+        Searcher(off=["nullmove", "bogus"])
+    run = subprocess.run([sys.executable, "-m", "xboard_engine"], input="quit\n", capture_output=True,
+                         text=True, timeout=30, env={"XBOARD_ENGINE_SEARCH_OFF": "lmr,bogus", "PATH": ""})
+    assert run.returncode == 2 and "bogus" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_opening_prefers_a_centre_pawn_to_a_wing_pawn():
+    for variant in ("normal", "chess80", "fullcavalry"):
+        pos = Position(variant)
+        move = Searcher(hash_mb=8).search(pos, Limits(depth=3)).move
+        assert pos.move_text(move)[0] not in "ahj", (variant, pos.move_text(move))
