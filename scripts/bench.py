@@ -54,38 +54,6 @@ CASES = [
 ]
 REFERENCE = [("normal start", START), ("normal kiwipete", KIWIPETE)]
 
-# Search positions: (label, variant, setup number or None, fen or None, moves from the start, depth,
-# quick depth). Depths are chosen so that the section takes about a minute on CPython with the default
-# --repeat 2 (the 8-Piece variants are searched less deep: they are several times slower per node).
-SEARCH_CASES = [
-    ("start", "normal", None, None, "", 5, 4),
-    ("ruy lopez", "normal", None, None,
-     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8", 4, 3),
-    ("kiwipete", "normal", None, KIWIPETE, "", 4, 2),
-    ("#0 start", "fischerandom", 0, None, "", 5, 4),
-    ("#0 middlegame", "fischerandom", 0, None,
-     "e2e4 e7e5 d1c3 d8c6 e1d3 e8d6 f2f4 e5f4 d3f4 f7f5 e4f5 c6d4 c3e4 d6f5 b2b3 b7b6", 4, 3),
-    ("start", "chess80", None, None, "", 4, 3),
-    ("middlegame", "chess80", None, None,
-     "e2e4 e7e5 i1h3 b8c6 f2f4 e5f4 h3f4 i8h6 c2c3 d7d6 d2d4 h6g4 b1d2 c8d7 g1e3 g4e3", 4, 3),
-    ("start", "fullcavalry", None, None, "", 5, 4),
-    ("middlegame", "fullcavalry", None, None,
-     "e2e4 e7e5 g1f3 g8f6 d2d4 e5d4 f3d4 f8c5 c2c3 b8c6 c1e3 e8g8 f1d3 d7d6 e1g1 c8g4", 3, 2),
-    ("start", "8piece", None, None, "", 3, 2),
-    ("middlegame", "8piece", None, None,
-     "e2e4 e7e5 g1f3 g8f6 d2d4 e5d4 f3d4 d7d5 e4d5 f6d5 f1c4 c7c6 e1g1 f8e7 b1d3c e8g8", 2, 1),
-    # a sentry pushes the e2 pawn to capture its own bishop on f1 (R8), leaving a push restriction
-    ("sentry push", "8piece", None, None,
-     "b1e4o d7d5 f2f3 f7f5 d2d3 f5e4 f3e4 c8g4 d1d2 g8f6 d2e3 d5d4 e3g5 g4f1,f1e2", 3, 2),
-    ("#0 start", "8piece-random", 0, None, "", 3, 2),
-    ("#0 middlegame", "8piece-random", 0, None,
-     "e2e4 e7e5 d1e3 d8e6 g2g3 g7g6 b2b3 b7b6 c1b2 c8b7 d2d3 d7d6 c2c3 c7c6 a2a4 a7a5", 3, 2),
-    ("start", "8piece-2019", None, None, "", 3, 2),
-    ("middlegame", "8piece-2019", None, None,
-     "e2e4 e7e5 g1f3 g8f6 d2d4 e5d4 f3d4 d7d5 e4d5 f6d5 f1c4 c7c6 e1g1 f8e7 b1d3c e8g8", 2, 1),
-]
-
-
 def python_chess_perft(board, depth: int) -> int:
     """python-chess's perft with a push/pop per leaf (the reference our perft is compared with)."""
     if depth == 0:
@@ -121,16 +89,6 @@ def best_of(repeat: int, run) -> Tuple[int, float]:
         elapsed = time.perf_counter() - start
         best = elapsed if best is None else min(best, elapsed)
     return result, best
-
-
-def search_position(variant: str, number, fen, moves: str):
-    """The position of a search case: a FEN, or the (numbered) start followed by ``moves``."""
-    from xboard_engine import Position
-
-    pos = Position.from_fen(fen, variant) if fen else Position(variant, number=number)
-    for text in moves.split():
-        pos.push_text(text)
-    return pos
 
 
 def run_perft(args) -> Optional[int]:
@@ -181,6 +139,7 @@ def run_perft(args) -> Optional[int]:
 def run_search(args) -> Optional[int]:
     """The search section; returns the search signature (total nodes), or None when a repeated search
     of a position visited a different number of nodes (the search must be deterministic)."""
+    from xboard_engine.bench import SEARCH_CASES, bench_position
     from xboard_engine.search import Limits, Searcher
 
     print(f"{'variant':14} {'position':16} {'depth':>5} {'nodes':>9} {'seconds':>8} {'nodes/s':>8}")
@@ -193,7 +152,7 @@ def run_search(args) -> Optional[int]:
         def run() -> int:
             # A fresh position too: the order in which moves are generated (and so the node count)
             # depends on the push/pop history of the Position object (see the docstring).
-            pos = search_position(variant, number, fen, moves)
+            pos = bench_position(variant, number, fen, moves)
             counts.append(Searcher().search(pos, Limits(depth=depth)).nodes)
             return counts[-1]
 

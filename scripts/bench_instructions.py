@@ -10,7 +10,7 @@ ratios below track the timed ratios of ``scripts/bench.py`` on a quiet machine.
     python scripts/bench_instructions.py --quick    # perft only
 
 Printed: instructions per leaf of our perft and python-chess's push/pop perft on the same positions
-(and their ratio), then instructions per node of the fixed-depth searches of ``bench.py`` per variant
+(and their ratio), then instructions per node of the searches of ``bench.py`` at their quick depths per variant
 and each variant's speed relative to orthodox chess (the 8-Piece target is at least 0.50).
 """
 import argparse
@@ -45,14 +45,14 @@ SEARCH = """
 import sys
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {here!r})
-import bench
+from xboard_engine.bench import SEARCH_CASES, bench_position
 from xboard_engine.search import Limits, Searcher
 total = 0
-for label, variant, number, fen, moves, depth, quick in bench.SEARCH_CASES:
+for label, variant, number, fen, moves, depth, quick in SEARCH_CASES:
     if variant == {variant!r}:
-        pos = bench.search_position(variant, number, fen, moves)
+        pos = bench_position(variant, number, fen, moves)
         if {run}:
-            total += Searcher().search(pos, Limits(depth=depth)).nodes
+            total += Searcher().search(pos, Limits(depth=quick)).nodes
 print(total)
 """
 

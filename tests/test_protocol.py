@@ -30,6 +30,9 @@ def test_handshake_features(engine):
         assert word in out
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
     assert 'option="Setup number -spin -1 -1 3839"' in out
+    for option in ('option="Hash -spin 64 1 2048"', 'option="Skill level -spin 20 0 20"',
+                   'option="Nodes per move -spin 0 0 1000000000"', 'option="Clear Hash -button"'):
+        assert option in out
     engine.send("accepted setboard")
     engine.send("rejected setscore")
     assert engine.lines(engine.sync()) == []
@@ -89,6 +92,72 @@ def test_option_fixes_the_random_setup(engine):
     engine.send("option Nonsense=1")
     assert engine.lines(engine.sync()) == ["Error (bad option value): Setup number=5000",
                                            "Error (unknown option): Nonsense"]
+
+
+def test_search_options_reject_bad_values(engine):
+    for line in ("option Hash=0", "option Hash=4096", "option Skill level=21", "option Skill level=x",
+                 "option Nodes per move=-1"):
+        engine.send(line)
+    assert engine.lines(engine.sync()) == [
+        "Error (bad option value): Hash=0", "Error (bad option value): Hash=4096",
+        "Error (bad option value): Skill level=21", "Error (bad option value): Skill level=x",
+        "Error (bad option value): Nodes per move=-1"]
+    engine.send("option Hash=8")
+    engine.send("memory 16")
+    engine.send("memory lots")
+    assert engine.lines(engine.sync()) == ["Error (bad memory): lots"]
+
+
+def _fixed_node_game(moves: int) -> list:
+    """The engine's moves in a game against itself with a fixed search size (random on)."""
+    proc = EngineProcess()
+    try:
+        proc.send("xboard")
+        proc.send("protover 2")
+        proc.expect("feature done=1")
+        proc.send("option Nodes per move=3000")
+        proc.setup("8piece")
+        proc.send("random")
+        played = []
+        for _ in range(moves):
+            proc.send("go")
+            played.append(proc.engine_move())
+            proc.send("force")
+        return played
+    finally:
+        proc.close()
+
+
+def test_nodes_per_move_makes_games_repeatable():
+    first = _fixed_node_game(6)
+    assert _fixed_node_game(6) == first
+    pos = Position("8piece")
+    for text in first:
+        pos.push_text(text)             # each was legal where it was played
+
+
+def test_skill_level_still_plays_legal_moves(engine):
+    engine.send("option Skill level=0")
+    engine.setup("chess80")
+    pos = Position("chess80")
+    for _ in range(4):
+        engine.send("go")
+        move = engine.engine_move()
+        pos.push_text(move)
+        engine.send("force")
+    assert pos.ply == 4
+
+
+def test_bench_prints_the_search_signature(engine):
+    engine.send("bench nonsense")
+    assert engine.lines(engine.sync()) == [
+        "Error (bad bench argument, expected nothing or quick): nonsense"]
+    engine.send("bench quick")
+    out = engine.lines(engine.sync(timeout=120))
+    from xboard_engine.bench import SEARCH_CASES
+    assert len(out) == len(SEARCH_CASES) + 1 and all(line.startswith("# bench ") for line in out)
+    total = sum(int(line.split(" nodes ")[1].split()[0]) for line in out[:-1])
+    assert out[-1].startswith(f"# bench signature {total} ")
 
 
 def _announced_fen(engine):

@@ -15,8 +15,9 @@ import traceback
 from typing import IO, Callable, Dict, Optional, Tuple
 
 from . import __version__
+from .bench import run_bench
 from .errors import RulesError
-from .session import Session, board_lines, last_setup_number
+from .session import Session, board_lines, option_features
 from .thinker import Thinker
 from .variant import variant_names
 
@@ -147,9 +148,8 @@ class Engine:
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 '
                   f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 variants="{names}"')
-        self.send(f'feature option="Setup number -spin -1 -1 {last_setup_number()}"')
-        self.send('feature option="Castle with lancer turn -check 0"')
-        self.send('feature option="Clear Hash -button"')
+        for line in option_features():
+            self.send(line)
         self.send("feature done=1")
 
     def cmd_ignore(self, arg: str) -> None:
@@ -382,6 +382,8 @@ class Engine:
             self.send(f"Error (unknown option): {name[:80]}")
         elif not self.session.set_option(name, value):
             self.send(f"Error (bad option value): {arg[:80]}")
+        elif name == "Hash":
+            self.thinker.searcher.set_hash_size(int(value))
 
     def cmd_perft(self, arg: str) -> None:
         try:
@@ -395,6 +397,15 @@ class Engine:
         start = time.perf_counter()
         nodes = self.session.pos.copy().perft(depth)
         self.send(f"perft {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")
+
+    def cmd_bench(self, arg: str) -> None:
+        """Search the benchmark positions to fixed depths and print the node signature (``bench quick``:
+        shallower).  The engine answers nothing else meanwhile (about half a minute; quick: seconds)."""
+        if arg.strip() not in ("", "quick"):
+            self.send(f"Error (bad bench argument, expected nothing or quick): {arg[:80]}")
+            return
+        self._stop()
+        run_bench(self.send, quick=arg.strip() == "quick")
 
     def cmd_display(self, arg: str) -> None:
         for line in board_lines(self.session.pos):
@@ -419,6 +430,6 @@ Engine.COMMANDS = {
     "include": Engine.cmd_include, "name": Engine.cmd_ignore, "rating": Engine.cmd_ignore,
     "computer": Engine.cmd_ignore, "ics": Engine.cmd_ignore, "memory": Engine.cmd_memory,
     "cores": Engine.cmd_cores, "random": Engine.cmd_random, "option": Engine.cmd_option,
-    "perft": Engine.cmd_perft, "d": Engine.cmd_display, "board": Engine.cmd_display,
+    "perft": Engine.cmd_perft, "bench": Engine.cmd_bench, "d": Engine.cmd_display, "board": Engine.cmd_display,
     "debug": Engine.cmd_ignore, "otherside": Engine.cmd_ignore,
 }

@@ -311,6 +311,11 @@ class Position:
         """Value of the unit that makes move ``m`` (the search orders captures by the cheapest taker)."""
         return self.v.value[self.board[m[0]]]
 
+    def square_attacked(self, sq: int, by: int) -> bool:
+        """Whether side ``by`` (0 White, 1 Black) could capture a unit of the other side on square
+        index ``sq`` (``is_attacked`` by square number, for the search)."""
+        return attacked(self, sq, by)
+
     def has_pieces(self, side: int) -> bool:
         """Whether ``side`` (0 White, 1 Black) has a unit besides its king and pawns (the search's
         guard against zugzwang when it tries a null move)."""

@@ -15,7 +15,7 @@ import time
 from operator import itemgetter
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .moves import Move
+from .moves import NORMAL, PUSH, Move
 from .position import Position
 from .timeman import next_iteration_fits
 
@@ -32,8 +32,12 @@ NULL_MIN_DEPTH = 2
 FUTILITY_MARGIN = (0, 120, 300)     # by remaining depth: a quiet move cannot gain more than this
 REVERSE_FUTILITY = 90               # per ply of depth: a static score this far above beta stands
 DELTA_MARGIN = 200                  # quiescence: a capture must be able to reach alpha with this
+BAD_CAPTURE = 100                   # quiescence skips a capture by a unit worth this much more than
+                                    # its victim onto a square the opponent attacks
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
+FULL_SKILL = 20
+SKILL_NOISE = 15                    # centipawns of root noise per skill level below FULL_SKILL
 
 # Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
 # the counter-move, then quiet moves by history.
@@ -45,7 +49,7 @@ HISTORY_MAX = 1 << 20
 
 # Features that can be switched off for ablation matches (each must show its gain in self-play):
 # XBOARD_ENGINE_SEARCH_OFF=nullmove,lmr python -m xboard_engine
-FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta")
+FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta", "badcaptures")
 
 _first = itemgetter(0)
 # Late-move reductions by depth and move number: about ln(depth) * ln(number) / 2.
@@ -62,6 +66,8 @@ class Limits(NamedTuple):
     exclude: Sequence[Move] = ()          # root moves not to consider (analyze mode)
     randomize: bool = False               # vary the choice among equally good moves
     start: Optional[float] = None         # time.perf_counter() the times count from (default: now)
+    skill: int = FULL_SKILL               # below FULL_SKILL: shallower, and each root move gets a
+                                          # random bonus of up to SKILL_NOISE per level missing
 
 
 class Info(NamedTuple):
@@ -174,6 +180,7 @@ class Searcher:
         self._killers: List[List[Optional[Move]]] = []
         self._seen: set = set()
         self._root_partial: Optional[Move] = None
+        self._root_bonus: Dict[Move, int] = {}
         self._hash_mb = hash_mb
 
     def stop(self) -> None:
@@ -219,6 +226,12 @@ class Searcher:
         if len(root_moves) == 1 and limits.depth is None and limits.soft_time is not None:
             return best
         max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
+        self._root_bonus: Dict[Move, int] = {}
+        if limits.skill < FULL_SKILL:
+            skill = max(0, limits.skill)
+            max_depth = min(max_depth, 1 + skill // 2)
+            noise = (FULL_SKILL - skill) * SKILL_NOISE
+            self._root_bonus = {m: random.randrange(noise) for m in root_moves}
         durations: List[float] = []
         soft = limits.soft_time
         changes = 0.0                           # how often the best move changed lately
@@ -248,7 +261,7 @@ class Searcher:
             elapsed = time.perf_counter() - start
             if limits.soft_time is not None:
                 # More time while the best move changes or the score falls; less while it is stable.
-                factor = 0.7 + changes
+                factor = 0.8 + changes
                 if depth > 4 and score < last_score - 30:
                     factor += 0.5
                 soft = limits.soft_time * min(2.0, factor)
@@ -283,7 +296,7 @@ class Searcher:
     def _aspiration(self, pos: Position, moves: List[Move], depth: int, guess: int) -> Tuple[int, Move]:
         """The root search at ``depth``, first in a narrow window around the last score, widened on
         each failure."""
-        if depth < 4 or abs(guess) >= MATE_BOUND or not self.features["aspiration"]:
+        if depth < 4 or abs(guess) >= MATE_BOUND or not self.features["aspiration"] or self._root_bonus:
             return self._root(pos, moves, depth, -INFINITY, INFINITY)
         delta = ASPIRATION
         alpha, beta = guess - delta, guess + delta
@@ -307,10 +320,16 @@ class Searcher:
         best_move = moves[0]
         self._root_partial = None
         original_alpha = alpha
+        bonus = self._root_bonus
         for i, m in enumerate(moves):
             pos.push(m)
             try:
-                if i == 0:
+                if bonus:                   # weakened play: every move in its own shifted window
+                    b = bonus[m]
+                    score = -self._search(pos, depth - 1, b - beta, b - alpha, 1, m)
+                    if abs(score) < MATE_BOUND:
+                        score += b
+                elif i == 0:
                     score = -self._search(pos, depth - 1, -beta, -alpha, 1, m)
                 else:
                     score = -self._search(pos, depth - 1, -alpha - 1, -alpha, 1, m)
@@ -400,7 +419,8 @@ class Searcher:
         self._seen.add(key)
         try:
             for order, m in self._scored(pos, moves, tt_move, ply, previous):
-                quiet = order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)
+                quiet = (order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
+                    and m[3] != PUSH            # a push moves an enemy unit: never reduced or pruned
                 pos.push(m)
                 try:
                     gives_check = quiet and pos.is_check()
@@ -486,9 +506,14 @@ class Searcher:
         taker = pos.mover_value
         scored = [(victim(m) * 64 - taker(m) // 16, m) for m in moves]
         scored.sort(key=_first, reverse=True)
+        prune_bad = self.features["badcaptures"] and not in_check
+        them = 1 - pos.stm
         for order, m in scored:
             if delta and not in_check and stand + (order >> 6) + DELTA_MARGIN <= alpha:
                 break                           # delta pruning: sorted by victim, the rest gain less
+            if prune_bad and m[3] == NORMAL and taker(m) > (order >> 6) + BAD_CAPTURE \
+                    and pos.square_attacked(m[1], them):
+                continue                        # likely loses the taker for less
             pos.push(m)
             try:
                 score = -self._quiesce(pos, -beta, -alpha, ply + 1, qply + 1)

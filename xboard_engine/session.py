@@ -26,11 +26,33 @@ def last_setup_number() -> int:
     return max(get_variant(name).setup_count for name in variant_names()) - 1
 
 
+# The engine's `feature option`s: name -> (default, minimum, maximum); a check box has no range.
+OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
+    "Setup number": (-1, -1, last_setup_number()),
+    "Castle with lancer turn": (0, None, None),
+    "Hash": (64, 1, 2048),                   # transposition table, MB (XBoard's `memory` too)
+    "Skill level": (20, 0, 20),              # 20 = full strength; lower: shallower, noisier choice
+    "Nodes per move": (0, 0, 1_000_000_000), # 0 = think by the clock; else a fixed search size and
+}                                            # no random choice: the same moves every game
+
+
+def option_features() -> List[str]:
+    """The `feature option=` lines announcing ``OPTIONS`` (and the Clear Hash button)."""
+    lines = []
+    for name, (default, low, high) in OPTIONS.items():
+        if low is None:
+            lines.append(f'feature option="{name} -check {default}"')
+        else:
+            lines.append(f'feature option="{name} -spin {default} {low} {high}"')
+    lines.append('feature option="Clear Hash -button"')
+    return lines
+
+
 class Session:
     """The game being played; the thinker reads it and, under its lock, plays the engine's moves."""
 
     def __init__(self) -> None:
-        self.options: Dict[str, str] = {"Setup number": "-1", "Castle with lancer turn": "0"}
+        self.options: Dict[str, str] = {name: str(spec[0]) for name, spec in OPTIONS.items()}
         # The random setup last announced with `setup`, kept while no move has been made: XBoard
         # sends `new`/`variant` more than once before a game and keeps the first setup it got.
         self._announced: Optional[Tuple[str, str]] = None
@@ -41,16 +63,18 @@ class Session:
 
     def set_option(self, name: str, value: str) -> bool:
         """One of ``options`` (the engine's `feature option`s); False for a value out of range."""
-        if name == "Setup number":
+        spec = OPTIONS[name]
+        if spec[1] is None:                     # a check box
+            if value not in ("0", "1"):
+                return False
+        else:
             try:
                 number = int(value)
             except ValueError:
                 return False
-            if not -1 <= number <= last_setup_number():
+            if not spec[1] <= number <= spec[2]:
                 return False
             value = str(number)
-        elif value not in ("0", "1"):          # the check boxes
-            return False
         self.options[name] = value
         return True
 

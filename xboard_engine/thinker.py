@@ -94,11 +94,18 @@ class Thinker:
             return Limits(exclude=tuple(session.exclude) if mode == "analyze" else ())
         soft, hard = session.budget()
         nodes = None
+        randomize = self.random
         if session.nps:
             nodes = max(1, int(session.nps * hard))
             soft = hard = None
+        fixed = int(session.options["Nodes per move"])
+        if fixed:
+            nodes = fixed if nodes is None else min(nodes, fixed)
+            soft = None                   # the clock's hard limit still applies
+            randomize = False
         return Limits(soft_time=soft, hard_time=hard, depth=session.sd, nodes=nodes,
-                      exclude=session.avoided_moves(), randomize=self.random, start=self._start_time)
+                      exclude=session.avoided_moves(), randomize=randomize, start=self._start_time,
+                      skill=int(session.options["Skill level"]))
 
     def _think(self, mode: str, pos: Position) -> None:
         """Worker thread: search; in "think" mode play the move, then ponder if asked to."""
