@@ -64,6 +64,39 @@ def attacked(pos: "Position", x: int, by: int) -> bool:
     return False
 
 
+def evasion_squares(pos: "Position", x: int, by: int) -> Set[int]:
+    """For a king on ``x`` in check from side ``by``, in a variant whose attacks are all leaps and
+    rays (``ray_legality``): the squares a move of another unit must land on to end the check (the
+    checker's square and, for a ray, the squares between); empty for a double check."""
+    v = pos.v
+    B = pos.board
+    found: Set[int] = set()
+    count = 0
+    for s, codes in v.leap_attackers[by][x]:
+        if B[s] in codes:
+            count += 1
+            found = {s}
+    lo, hi = (0, BLACK) if by == 0 else (BLACK, OFF)
+    for d, sliders, lancer in v.ray_attackers[by][x]:
+        s = x + d
+        t = B[s]
+        while t == 0:
+            s += d
+            t = B[s]
+        if not lo < t < hi:
+            continue
+        if t not in sliders and lancer:
+            while t != lancer:          # a lancer jumps its own side's units (R3.1)
+                s += d
+                t = B[s]
+                if t and not lo < t < hi:
+                    break
+        if t in sliders or (lancer and t == lancer):
+            count += 1
+            found = set(range(x + d, s + d, d))
+    return found if count == 1 else set()
+
+
 def pins(pos: "Position", king: int, us: int) -> Dict[int, Set[int]]:
     """Own units that alone shield the king from an enemy slider or lancer: square -> the squares it
     may still move to (the ray from the king up to and including the pinner).

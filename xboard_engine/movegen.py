@@ -10,7 +10,7 @@ against making and testing every move.
 """
 from typing import TYPE_CHECKING, List, Set
 
-from .attacks import attacked, held, pins
+from .attacks import attacked, evasion_squares, held, pins
 from .board import BLACK, EMPTY, OFF
 from .moves import CASTLE, DOUBLE, EP, NORMAL, PASS_MOVE, Move
 
@@ -83,6 +83,11 @@ def _legal(pos: "Position", moves: List[Move], with_pass: bool) -> List[Move]:
     them = 1 - us
     king = pos.kings[us]
     if pos.is_check():
+        if v.ray_legality:
+            # Only the king, en passant, or a move onto the checker or its ray can end the check.
+            targets = evasion_squares(pos, king, them)
+            return [m for m in moves if (m[0] == king or m[1] in targets or m[3] == EP)
+                    and pos.is_safe_after(m)]
         return [m for m in moves if pos.is_safe_after(m)]
     if v.ray_legality:
         return _legal_by_pins(pos, moves, king, us, them)
