@@ -443,3 +443,20 @@ def test_seed_chess80_castling_notation():
     assert got == {"e1c1": "2-2", "e1b1": "3-3", "e1a1,a1a1": "4-4",
                    "e1g1": "2-2-2", "e1h1": "3-3-3", "e1i1": "4-4-4", "e1j1,j1j1": "5-5-5"}
     assert pos.san(pos.parse_move("e1d1")) == "Kd1"
+
+
+def test_seed_chess80_relative_values_are_the_evaluation_material():
+    """Piece Squares controlled Relative value: Pawn 1, Knight 3, Bishop 4, Rook 6, Duke 7, Queen 10."""
+    from xboard_engine.variant import get_variant
+    v = get_variant("chess80")
+    values = {v.letter[c]: v.value[c] for c in range(len(v.letter)) if v.letter[c] and v.letter[c].isupper()}
+    assert values == {"P": 100, "N": 300, "B": 400, "R": 600, "D": 700, "Q": 1000, "K": 0}
+    assert pos_("4k5/10/10/10/10/10/10/D3K5 w - - 0 1").score == 700
+
+
+@pytest.mark.parametrize("bad", ["duke", "duke 700 queen", "lancer 400"])
+def test_piece_values_must_name_the_variants_pieces(bad):
+    from xboard_engine.variant import Variant, _read_definitions
+    spec = dict(_read_definitions()["chess80"], piece_values=bad)
+    with pytest.raises(ValueError, match="piece_values"):
+        Variant("chess80", spec)

@@ -75,6 +75,13 @@ class Variant(Board):
                                    if line.strip()]
         kinds = [PIECE_KINDS[n] for n in spec["pieces"].split()]
         self.kinds = kinds
+        # Centipawn values where the variant's text differs from the piece kind's default.
+        words = spec.get("piece_values", "").split()
+        self.piece_values = {name: int(value) for name, value in zip(words[::2], words[1::2])}
+        unknown = set(self.piece_values) - {k.name for k in kinds}
+        if len(words) % 2 or unknown:
+            raise ValueError(f"variant {name}: piece_values must pair the variant's piece names with "
+                             f"centipawns, got {spec.get('piece_values')!r}")
         self._build_codes(kinds, spec["promotion"].split(), spec.get("castling_partners", "").split())
         self._build_attack_tables()
         self._build_evaluation()
@@ -118,7 +125,7 @@ class Variant(Board):
                     self.slides[code] = tuple(self.step(df, dr) for df, dr in kind.slides)
                     self.facing[code] = facing
                     self.facing_step[code] = self.facing_steps[facing] if facing >= 0 else 0
-                    self.value[code] = kind.value
+                    self.value[code] = self.piece_values.get(kind.name, kind.value)
                     self.is_pawn[code] = kind.behaviour == PAWN
                     self.is_king[code] = kind.royal
                     self.is_jailer[code] = kind.behaviour == JAILER
