@@ -101,3 +101,35 @@ def test_opening_prefers_a_centre_pawn_to_a_wing_pawn():
         pos = Position(variant)
         move = Searcher(hash_mb=8).search(pos, Limits(depth=3)).move
         assert pos.move_text(move)[0] not in "ahj", (variant, pos.move_text(move))
+
+
+def _self_play(pos: Position, nodes: int, plies: int) -> Position:
+    searcher = Searcher(hash_mb=8)
+    for _ in range(plies):
+        if pos.outcome() is not None:
+            break
+        pos.push(searcher.search(pos, Limits(nodes=nodes)).move)
+    return pos
+
+
+@pytest.mark.parametrize("variant,fen", [
+    ("normal", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"),           # mate in 20 moves (without the drive: none)
+    ("8piece", "8/8/8/3k4/8/8/8/J3K3 w - - 0 1"),           # king and jailer, with the pass rule
+])
+def test_engine_mates_a_lone_king_playing_both_sides(variant, fen):
+    end = _self_play(Position.from_fen(fen, variant), nodes=8000, plies=100)
+    outcome = end.outcome()
+    assert outcome is not None and (outcome.winner, outcome.termination) == ("w", "checkmate"), \
+        (end.fen(), outcome)
+
+
+def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
+    from xboard_engine.search import mop_up
+    centre = mop_up(Position.from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
+    edge = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
+    assert 0 < centre < edge
+    assert mop_up(Position.from_fen("4K3/8/8/8/8/8/8/r3k3 w - - 0 1")) < 0    # Black hunts
+    assert mop_up(Position.from_fen("4k3/8/8/8/8/8/8/r3K2R w - - 0 1")) == 0  # nobody is bare
+    # Bishop on b1 (light): a8 is its corner, h8 is not.
+    assert mop_up(Position.from_fen("k7/8/8/8/8/8/8/KBN5 w - - 0 1")) > \
+        mop_up(Position.from_fen("7k/8/8/8/8/8/8/KBN5 w - - 0 1"))
