@@ -8,6 +8,7 @@ replayed through the rules core and its result checked against the final positio
 import concurrent.futures
 import os
 import shlex
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -442,6 +443,42 @@ def test_sunfish_uci():
         assert record.termination in ("normal", "adjudication"), record
         assert record.engine_failure is None
         check_record(record)
+
+
+FAIRYMAX = shutil.which("fairymax") or ("/usr/games/fairymax" if os.path.exists("/usr/games/fairymax") else None)
+FAIRYMAX_CHESS80_INI = ROOT / "scripts" / "fairymax" / "chess80.ini"
+
+
+def fairymax(*args: str) -> EngineConfig:
+    if FAIRYMAX is None:
+        pytest.skip("fairymax (Debian package) not installed")
+    return EngineConfig("fairymax", " ".join(shlex.quote(w) for w in (FAIRYMAX,) + args))
+
+
+@pytest.mark.parametrize("variant,args,opening", [
+    ("normal", (), ["e2e4", "c7c5"]),
+    ("chess80", (str(FAIRYMAX_CHESS80_INI),), ["e2e4", "d8f6"]),   # our ini's Chess80, the Duke leaping
+])
+@pytest.mark.parametrize("side", [WHITE, BLACK])
+def test_fairymax_plays_from_opening_moves(variant, args, opening, side):
+    """A real foreign XBoard engine (C, ``setboard=0``): the opening is sent as moves, every move it
+    plays is legal by our rules core, and it keeps its clock."""
+    record = against_ours(fairymax(*args), side, variant=variant, opening=opening,
+                          tc=TimeControl.parse(tc="60+0.5", depth="2"), adjudication=Adjudication(maxmoves=12))
+    assert record.moves[:2] == opening
+    assert (record.termination, record.engine_failure) == ("adjudication", None), record
+    assert len(record.moves) == 24
+    check_record(record)
+
+
+def test_engine_without_setboard_given_a_position_forfeits_with_the_reason():
+    """Fairy-Max announces ``setboard=0``: a start position it cannot be given is its forfeit, with a
+    reason that says what to do (openings as moves), not a game played from the wrong position."""
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    record = against_ours(fairymax(), BLACK, start_fen=fen)
+    assert record.result == "1-0" and record.moves == [], record
+    assert (record.termination, record.engine_failure) == ("abandoned", "protocol"), record
+    assert "setboard=0" in record.reason and "format=pgn" in record.reason, record
 
 
 @pytest.mark.parametrize("fen,san,uci", [

@@ -183,6 +183,9 @@ class XBoardEngine(Engine):
             p.send(f"variant {variant}")
         p.send("force")
         if fen:
+            if self.features.get("setboard") == "0":
+                raise EngineFailure("protocol", f"{self.name} does not accept positions (feature setboard=0):"
+                                    " give it openings as moves (-openings file=F.pgn format=pgn)")
             p.send(f"setboard {fen}")
         for line in level:
             p.send(line)
