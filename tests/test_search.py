@@ -34,7 +34,7 @@ def test_search_wins_or_keeps_material(variant, fen, best, what):
     if best is not None:
         assert pos.move_text(result.move) == best, what
     # Whatever it plays, a deeper look must not find it losing material it had.
-    before = pos.score if pos.stm == 0 else -pos.score
+    before = pos.material_and_placement() if pos.stm == 0 else -pos.material_and_placement()
     pos.push(result.move)
     reply = Searcher(hash_mb=8).search(pos, Limits(depth=3))
     assert -reply.score >= before - 50, (what, result.move, reply.score)
@@ -126,7 +126,7 @@ def test_engine_mates_a_lone_king_playing_both_sides(variant, fen):
 
 
 def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
-    from xboard_engine.search import mop_up
+    from xboard_engine.evaluation import mop_up
     centre = mop_up(Position.from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
     edge = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
     assert 0 < centre < edge

@@ -286,8 +286,10 @@ class Position:
         return sum(table[B[sq]][sq] for sq in self.v.squares)
 
     def material_and_placement(self) -> int:
-        """Material plus the variant's placement table, White minus Black, in centipawns."""
-        return self.score
+        """Material plus placement (the piece-square tables, tapered by the material left), White
+        minus Black, in centipawns."""
+        from .evaluation import material_and_placement
+        return material_and_placement(self)
 
     def move_victim_value(self, m: Move) -> int:
         """Material the move wins at once (captures, promotions, a push's self-capture)."""

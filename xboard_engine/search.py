@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .moves import NORMAL, PUSH, Move
-from .pieces import PIECE_KINDS
+from .evaluation import evaluate
 from .position import Position
 from .timeman import next_iteration_fits
 
@@ -559,56 +559,8 @@ class Searcher:
 
     @staticmethod
     def evaluate(pos: Position) -> int:
-        """The evaluation from the side to move's view (see ``evaluate`` below)."""
+        """The evaluation from the side to move's view (``evaluation.evaluate``)."""
         return evaluate(pos)
-
-
-def evaluate(pos: Position) -> int:
-    """Material and placement (kept incrementally by the core), plus, against a bare king, a drive
-    of that king to the edge and of the other king towards it: from the side to move's view."""
-    score = pos.score
-    units = pos.units
-    if len(units[0]) == 1 or len(units[1]) == 1:
-        score += mop_up(pos)
-    return score if pos.stm == 0 else -score
-
-
-MOP_UP_EDGE = 10                    # per step the bare king stands from the centre
-MOP_UP_CLOSE = 4                    # per step the attacking king is nearer the bare king
-MOP_UP_CORNER = 12                  # with bishop and minor piece: per step nearer the bishop's corner
-BISHOP = PIECE_KINDS["bishop"]
-
-
-def mop_up(pos: Position) -> int:
-    """White-minus-Black bonus for the side playing against a bare king (mates need the bare king
-    on the edge and the other king close), 0 when both or neither side has only its king."""
-    units = pos.units
-    if len(units[0]) == 1:
-        bare = 0
-    elif len(units[1]) == 1:
-        bare = 1
-    else:
-        return 0
-    if len(units[1 - bare]) == 1:
-        return 0
-    v = pos.variant
-    lone, hunter = pos.kings[bare], pos.kings[1 - bare]
-    lf, lr = v.file_of[lone], v.rank_of[lone]
-    edge = max(2 * lf - (v.files - 1), (v.files - 1) - 2 * lf) // 2 \
-        + max(2 * lr - (v.ranks - 1), (v.ranks - 1) - 2 * lr) // 2
-    apart = abs(lf - v.file_of[hunter]) + abs(lr - v.rank_of[hunter])
-    bonus = MOP_UP_EDGE * edge + MOP_UP_CLOSE * (v.files + v.ranks - apart)
-    if len(units[1 - bare]) == 3:
-        # Bishop and a minor piece mate only in a corner of the bishop's colour: drive the king there.
-        B = pos.board
-        for sq in units[1 - bare]:
-            if v.kind_of[B[sq]] is BISHOP:
-                colour = (v.file_of[sq] + v.rank_of[sq]) & 1
-                corners = [(f, r) for f in (0, v.files - 1) for r in (0, v.ranks - 1) if (f + r) & 1 == colour]
-                near = min(abs(lf - f) + abs(lr - r) for f, r in corners)
-                bonus += MOP_UP_CORNER * (v.files + v.ranks - near)
-                break
-    return bonus if bare == 1 else -bonus
 
 
 def format_score(score: int) -> int:

@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 from .behaviours import BEHAVIOURS, Behaviour
 from .board import BLACK, EMPTY, OFF, Board
 from .errors import InvalidFenError, UnknownVariantError
+from .evaluation import piece_square_tables
 from .pieces import FACING_LETTERS, JAILER, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind
 
 __all__ = ["Variant", "get_variant", "variant_names", "EMPTY", "BLACK", "OFF"]
@@ -216,29 +217,8 @@ class Variant(Board):
                            for c, b in enumerate(self.behaviour_of)]
 
     def _build_evaluation(self) -> None:
-        """piece_square[code][sq]: material plus a small placement term (centre, pawn advance)."""
-        self.piece_square: List[List[int]] = [[0] * self.size for _ in range(OFF + 1)]
-        for code in range(1, OFF):
-            if self.kind_of[code] is None:
-                continue
-            side = 1 if code > BLACK else 0
-            for sq in self.squares:
-                f, r = self.file_of[sq], self.rank_of[sq]
-                centre = min(f, self.files - 1 - f) + min(r, self.ranks - 1 - r)
-                advance = r if side == 0 else self.ranks - 1 - r
-                if self.is_pawn[code]:
-                    # Advance, and the centre files first (else every double step scores the same).
-                    central = min(f, self.files - 1 - f)
-                    bonus = 8 * max(0, advance - 1) + (4 if central else 0) \
-                        + 3 * central * min(max(0, advance - 1), 2)
-                elif self.is_king[code]:
-                    bonus = -6 * advance
-                else:
-                    bonus = 5 * centre
-                self.piece_square[code][sq] = self.value[code] + bonus
-        # The same signed (White plus, Black minus): what ``Position.score`` accumulates.
-        self.signed_piece_square = [[-x for x in row] if code > BLACK else list(row)
-                                    for code, row in enumerate(self.piece_square)]
+        """signed_piece_square[code][sq]: what ``Position.score`` sums (see ``evaluation``)."""
+        self.signed_piece_square = piece_square_tables(self)
 
     # ----------------------------------------------------------------- setups
     def start_fen_for(self, number: Optional[int] = None, rng: Optional[random.Random] = None) -> str:
@@ -325,6 +305,11 @@ def variant_names() -> List[str]:
         _DEFINITIONS = _read_definitions()
     order = ["normal", "fischerandom", "chess80", "fullcavalry", "8piece", "8piece-random", "8piece-2019"]
     return [n for n in order if n in _DEFINITIONS] + sorted(set(_DEFINITIONS) - set(order))
+
+
+def all_variants() -> List[Variant]:
+    """Every variant built so far (the evaluation's tuner rebuilds their tables)."""
+    return list(_CACHE.values())
 
 
 def get_variant(name: str) -> Variant:

@@ -1,0 +1,136 @@
+"""The evaluation (``xboard_engine.evaluation``): each term prefers what it should, in every variant.
+
+Each test compares two positions that differ only in what the term looks at, so it fails when that
+term is missing, has the wrong sign, or is applied to the wrong side.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xboard_engine import Position
+from xboard_engine.evaluation import EG_SHIFT, PHASE_SHIFT, WEIGHTS, evaluate, pack
+from xboard_engine.variant import variant_names
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def white_view(fen: str, variant: str = "normal") -> int:
+    pos = Position.from_fen(fen, variant)
+    score = evaluate(pos)
+    return score if pos.stm == 0 else -score
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_start_position_is_level_but_for_the_move(variant):
+    """Every start array is symmetric: only the side to move's tempo remains."""
+    assert evaluate(Position(variant)) == WEIGHTS["tempo"]
+
+
+def mirrored(fen: str, lancers: bool = False) -> str:
+    """The same position with colours exchanged (ranks reversed, case swapped, the other side to move;
+    a lancer's facing turned upside down: N/S, NE/SE and NW/SW swap letters)."""
+    board, stm = fen.split()[:2]
+    board = "/".join(reversed(board.split("/"))).swapcase()
+    if lancers:
+        board = board.translate(str.maketrans("CDFGHOcdfgho", "GFDCOHgfdcoh"))
+    return board + (" b" if stm == "w" else " w") + " - - 0 1"
+
+
+@pytest.mark.parametrize("variant", ["normal", "chess80", "8piece", "8piece-2019", "fullcavalry"])
+@pytest.mark.parametrize("seed", range(4))
+def test_colour_mirrored_position_scores_the_same_for_the_side_to_move(variant, seed):
+    """No colour bias: a position after random moves and its mirror image score the same."""
+    import random
+    rng = random.Random(seed)
+    pos = Position(variant)
+    for _ in range(12):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(rng.choice(moves))
+    fen = " ".join(pos.fen().split()[:2]) + " - - 0 1"
+    assert evaluate(Position.from_fen(fen, variant)) == evaluate(Position.from_fen(mirrored(fen, pos.v.has_lancers), variant))
+
+
+def test_packing_keeps_three_numbers_apart():
+    for mg, eg, phase in ((0, 0, 0), (-900, 950, 3), (1234, -77, 30), (-5, -5, 0)):
+        s = pack(mg, eg, phase)
+        p = (s + (1 << (PHASE_SHIFT - 1))) >> PHASE_SHIFT
+        s -= p << PHASE_SHIFT
+        e = (s + (1 << (EG_SHIFT - 1))) >> EG_SHIFT
+        assert (s - (e << EG_SHIFT), e, p) == (mg, eg, phase)
+
+
+def test_passed_pawn_is_worth_more_than_a_blocked_one():
+    passed = white_view("4k3/p7/8/3P4/8/8/8/4K3 w - - 0 1")       # nothing stops d5
+    blocked = white_view("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1")     # e7 guards d6
+    assert passed > blocked + 30
+
+
+def test_passed_pawn_gains_as_it_advances():
+    assert white_view("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1") > white_view("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1") + 30
+
+
+def test_black_passed_pawn_counts_for_black():
+    assert white_view("4k3/8/8/8/3p4/8/P7/4K3 w - - 0 1") < white_view("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1")
+
+
+def test_doubled_pawns_are_worse_than_connected_ones():
+    assert white_view("4k3/8/8/8/8/2P5/2P5/4K3 w - - 0 1") < white_view("4k3/8/8/8/8/3P4/2P5/4K3 w - - 0 1")
+
+
+def test_isolated_pawns_are_worse_than_neighbours():
+    assert white_view("4k3/p7/8/8/8/8/P1P5/4K3 w - - 0 1") < white_view("4k3/p7/8/8/8/8/1PP5/4K3 w - - 0 1")
+
+
+def test_king_shelters_in_the_middlegame():
+    castled = white_view("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1")
+    assert castled > white_view("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPPKPPP/R1BQ3R w - - 0 1") + 30
+
+
+def test_king_centralises_in_the_endgame():
+    assert white_view("7k/8/8/8/4K3/8/P7/8 w - - 0 1") > white_view("7k/8/8/8/8/8/P7/7K w - - 0 1") + 30
+
+
+def test_rook_on_the_open_file():
+    assert white_view("rnbqkbnr/pppp1ppp/8/8/8/8/PPP1PPPP/1NBRKBN1 w - - 0 1") > \
+        white_view("rnbqkbnr/pppp1ppp/8/8/8/8/PPP1PPPP/1NBKRBN1 w - - 0 1") + 3
+
+
+def test_held_king_is_in_danger():
+    """8-Piece R4: a king beside an enemy jailer cannot move."""
+    held = white_view("3Jk3/8/8/8/8/8/8/4K3 b - - 0 1", "8piece")
+    free = white_view("4k3/8/3J4/8/8/8/8/4K3 b - - 0 1", "8piece")
+    assert held > free + 10
+
+
+def test_held_unit_is_worth_less():
+    held = white_view("7k/8/8/3Jn3/8/8/8/4K3 w - - 0 1", "8piece")
+    free = white_view("7k/8/8/3J4/5n2/8/8/4K3 w - - 0 1", "8piece")
+    assert held > free
+
+
+def test_lancer_facing_the_board_beats_facing_the_edge():
+    """R3: a lancer moves only along its facing; one facing off the board has nowhere to go."""
+    assert white_view("4k3/8/8/8/8/8/8/C3K3 w - - 0 1", "8piece") > \
+        white_view("4k3/8/8/8/8/8/8/M3K3 w - - 0 1", "8piece") + 10
+
+
+def test_tuner_runs_on_a_pgn_and_prints_weights(tmp_path):
+    games = [("1-0", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"),
+             ("0-1", "1. f3 e5 2. g4 Qh4# 0-1"),
+             ("1/2-1/2", "1. e4 e5 2. Nf3 Nf6 3. Nc3 Nc6 4. d4 d5 5. Bb5 Bb4 1/2-1/2")] * 4
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text("".join(f'[Event "t"]\n[Result "{r}"]\n\n{moves}\n\n' for r, moves in games))
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), str(pgn), "--skip", "2",
+                          "--positions", "100", "--passes", "1", "--only", "tempo"],
+                         capture_output=True, text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert run.returncode == 0, run.stderr
+    assert "12 games (0 unreadable)" in run.stdout
+    assert "held-out" in run.stdout and "WEIGHTS = {" in run.stdout and '"tempo":' in run.stdout
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), str(pgn), "--only", "nonsense"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown weights: nonsense" in bad.stderr

@@ -1,0 +1,349 @@
+"""The evaluation: what a position is worth to the side to move, in centipawns.
+
+Two parts. The piece-square tables (material plus placement, for the middlegame and the endgame, built
+here from the board's shape for any variant) are summed by the rules core as units move: each entry
+packs three numbers into one integer, ``mg + eg * 2**20 + phase * 2**40`` (White's entries positive,
+Black's negated except the phase), so the core keeps one running sum and pays nothing for tapering.
+``evaluate`` unpacks it, blends middlegame and endgame by the material left (the phase), and adds the
+terms that depend on several units at once: pawn structure (passed, doubled, isolated), the king's pawn
+shield, rooks on open files, the bishop pair, units held by jailers, the side to move, and against a
+bare king the drive to the edge.
+
+Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
+results of our own games and prints the tuned dictionary.
+"""
+from typing import TYPE_CHECKING, Dict, List
+
+from .board import BLACK, OFF
+from .pieces import DIAGONAL, JAILER, KING_LEAPS, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
+
+if TYPE_CHECKING:
+    from .position import Position
+    from .variant import Variant
+
+EG_SHIFT = 20
+PHASE_SHIFT = 40
+_EG_HALF = 1 << (EG_SHIFT - 1)
+_PHASE_HALF = 1 << (PHASE_SHIFT - 1)
+
+WEIGHTS: Dict[str, int] = {
+    # material: the endgame value minus the middlegame value (which is the variant's piece value)
+    "pawn_eg": 20, "knight_eg": -10, "bishop_eg": 10, "rook_eg": 30, "queen_eg": 30, "sentry_eg": 30,
+    "jailer_eg": 10, "lancer_eg": 20, "duke_eg": 10,
+    # placement, per step from the edge (centre) or towards the enemy (advance)
+    "pawn_advance_mg": 6, "pawn_centre_mg": 4, "pawn_advance_eg": 10,
+    "minor_centre_mg": 5, "minor_centre_eg": 4, "minor_back_mg": 12,
+    "slider_centre_mg": 2, "slider_centre_eg": 3, "rook_seventh_mg": 20, "rook_seventh_eg": 10,
+    "queen_centre_mg": 1, "queen_centre_eg": 5,
+    "king_advance_mg": 12, "king_wing_mg": 8, "king_centre_eg": 8,
+    "lancer_reach_mg": 3, "lancer_reach_eg": 3, "lancer_forward_mg": 6,
+    # terms of several units
+    "passed_mg": 5, "passed_eg": 12, "doubled_mg": 10, "doubled_eg": 15, "isolated_mg": 10,
+    "isolated_eg": 10, "shield_mg": 10, "open_file_mg": 15, "half_open_file_mg": 7,
+    "bishop_pair_mg": 25, "bishop_pair_eg": 40, "held_unit": 20, "held_king_mg": 40, "held_king_eg": 20,
+    "tempo": 10,
+}
+
+# Roles of units in the terms of several units.
+OTHER, PAWN_ROLE, ROOK_ROLE, BISHOP_ROLE, JAILER_ROLE = range(5)
+
+
+def pack(mg: int, eg: int, phase: int = 0) -> int:
+    return mg + (eg << EG_SHIFT) + (phase << PHASE_SHIFT)
+
+
+def _phase_weight(kind) -> int:
+    """How much a unit counts towards the middlegame: by value (knight 1, rook 2, queen 3)."""
+    if kind.behaviour == PAWN or kind.royal:
+        return 0
+    return max(1, (kind.value + 150) // 300)
+
+
+def piece_square_tables(v: "Variant", w: Dict[str, int] = WEIGHTS) -> List[List[int]]:
+    """Per code, per square: the packed (middlegame, endgame, phase) entry, signed for the side."""
+    tables = [[0] * v.size for _ in range(OFF + 1)]
+    files, ranks = v.files, v.ranks
+    for code in range(1, OFF):
+        kind = v.kind_of[code]
+        if kind is None:
+            continue
+        side = 1 if code > BLACK else 0
+        value = v.value[code]
+        eg_value = value + w.get(kind.name.replace("2019", "") + "_eg", 0)
+        phase = _phase_weight(kind)
+        for sq in v.squares:
+            f, r = v.file_of[sq], v.rank_of[sq]
+            cf, cr = min(f, files - 1 - f), min(r, ranks - 1 - r)
+            centre = cf + cr
+            advance = r if side == 0 else ranks - 1 - r
+            if kind.behaviour == PAWN:
+                steps = max(0, advance - 1)
+                mg = w["pawn_advance_mg"] * steps + (w["pawn_centre_mg"] if cf else 0) \
+                    + w["pawn_centre_mg"] * cf * min(steps, 2) // 2
+                eg = w["pawn_advance_eg"] * steps
+            elif kind.royal:
+                mg = -w["king_advance_mg"] * advance + w["king_wing_mg"] * (files // 2 - 1 - cf)
+                eg = w["king_centre_eg"] * centre
+            elif kind.behaviour == LANCER:
+                step = v.facing_step[code]
+                reach, x = 0, sq + step
+                while v.rank_of[x] >= 0:
+                    reach += 1
+                    x += step
+                forward = v.rank_of[sq + step] - r if v.rank_of[sq + step] >= 0 else 0
+                forward = forward if side == 0 else -forward
+                mg = w["lancer_reach_mg"] * reach + w["lancer_forward_mg"] * forward
+                eg = w["lancer_reach_eg"] * reach
+            elif kind.slides and not kind.leaps and len(kind.slides) == 8:      # queen
+                mg, eg = w["queen_centre_mg"] * centre, w["queen_centre_eg"] * centre
+            elif kind.slides and not kind.leaps and kind.slides[0] in DIAGONAL \
+                    or kind.behaviour in (SENTRY_PUSH, SENTRY_JUMP):            # bishop, sentry
+                mg = w["minor_centre_mg"] * centre // 2 - (w["minor_back_mg"] if advance == 0 else 0)
+                eg = w["slider_centre_eg"] * centre
+            elif kind.slides and not kind.leaps:                              # rook, jailer
+                seventh = advance == ranks - 2
+                mg = w["slider_centre_mg"] * cf + (w["rook_seventh_mg"] if seventh else 0)
+                eg = w["rook_seventh_eg"] if seventh else 0
+            else:                                                             # knight, duke
+                mg = w["minor_centre_mg"] * centre - (w["minor_back_mg"] if advance == 0 else 0)
+                eg = w["minor_centre_eg"] * centre
+            mg += value
+            eg += eg_value
+            tables[code][sq] = pack(-mg, -eg, phase) if side else pack(mg, eg, phase)
+    return tables
+
+
+def roles(v: "Variant") -> List[int]:
+    """Per code, its role in the terms of several units."""
+    role = [OTHER] * (OFF + 1)
+    for code in range(1, OFF):
+        kind = v.kind_of[code]
+        if kind is None:
+            continue
+        if kind.behaviour == PAWN:
+            role[code] = PAWN_ROLE
+        elif kind.behaviour == JAILER:
+            role[code] = JAILER_ROLE
+        elif kind is PIECE_KINDS["rook"]:
+            role[code] = ROOK_ROLE
+        elif kind is PIECE_KINDS["bishop"]:
+            role[code] = BISHOP_ROLE
+    return role
+
+
+def max_phase(v: "Variant") -> int:
+    """The phase of the start position: the middlegame's full weight."""
+    fen = v.start_fen or v.start_fen_for(0)
+    total = 0
+    for ch in fen.split()[0]:
+        code = v.code_of.get(ch)
+        if code and v.kind_of[code] is not None:
+            total += _phase_weight(v.kind_of[code])
+    return max(1, total)
+
+
+class _Tables:
+    """Per-variant data ``evaluate`` needs besides the packed sum (built on first use)."""
+    __slots__ = ("max_phase", "role", "king_steps", "shield", "passed_mg", "passed_eg")
+
+    def __init__(self, v: "Variant") -> None:
+        self.max_phase = max_phase(v)
+        self.role = roles(v)
+        self.king_steps = [v.step(df, dr) for df, dr in KING_LEAPS]
+        # The squares in front of a king (its file and the two beside it, one and two ranks ahead).
+        self.shield = [[[x for x in (sq + v.step(df, dr * (1 if side == 0 else -1))
+                                     for df in (-1, 0, 1) for dr in (1, 2)) if v.rank_of[x] >= 0]
+                        if v.rank_of[sq] >= 0 else [] for sq in range(v.size)] for side in (0, 1)]
+        # Passed pawn bonus by how far it has come: quadratic in the advance, 0 on its start rank.
+        n = v.ranks
+        self.passed_mg = [WEIGHTS["passed_mg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
+        self.passed_eg = [WEIGHTS["passed_eg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
+
+
+_TABLES: Dict[str, _Tables] = {}
+
+
+def set_weights(weights: Dict[str, int]) -> None:
+    """Use ``weights`` from now on (the tuner): tables are rebuilt for every variant on next use."""
+    WEIGHTS.clear()
+    WEIGHTS.update(weights)
+    _TABLES.clear()
+    from .variant import all_variants
+    for v in all_variants():
+        v.signed_piece_square[:] = piece_square_tables(v)
+
+
+def evaluate(pos: "Position") -> int:
+    """The position's value for the side to move, in centipawns."""
+    v = pos.v
+    t = _TABLES.get(v.name)
+    if t is None:
+        t = _TABLES[v.name] = _Tables(v)
+    w = WEIGHTS
+    s = pos.score
+    phase = (s + _PHASE_HALF) >> PHASE_SHIFT
+    s -= phase << PHASE_SHIFT
+    eg = (s + _EG_HALF) >> EG_SHIFT
+    mg = s - (eg << EG_SHIFT)
+    B = pos.board
+    role = t.role
+    file_of = v.file_of
+    rank_of = v.rank_of
+    units = pos.units
+    ranks = v.ranks
+    # One pass over the units: pawns by file, rooks, bishops, jailers.
+    pawns = ([], [])
+    rooks = ([], [])
+    jailers = ([], [])
+    bishops = [0, 0]
+    for side in (0, 1):
+        for sq in units[side]:
+            r = role[B[sq]]
+            if r:
+                if r == PAWN_ROLE:
+                    pawns[side].append(sq)
+                elif r == ROOK_ROLE:
+                    rooks[side].append(sq)
+                elif r == BISHOP_ROLE:
+                    bishops[side] += 1
+                else:
+                    jailers[side].append(sq)
+    # Pawn structure, per file (index file + 1, so the edges have empty neighbours): pawns per side,
+    # White's lowest pawn (it stops Black's pawns) and Black's highest (it stops White's).
+    files = v.files
+    count = ([0] * (files + 2), [0] * (files + 2))
+    w_min_rank = [ranks] * (files + 2)
+    b_max_rank = [-1] * (files + 2)
+    for sq in pawns[0]:
+        f = file_of[sq] + 1
+        count[0][f] += 1
+        if rank_of[sq] < w_min_rank[f]:
+            w_min_rank[f] = rank_of[sq]
+    for sq in pawns[1]:
+        f = file_of[sq] + 1
+        count[1][f] += 1
+        if rank_of[sq] > b_max_rank[f]:
+            b_max_rank[f] = rank_of[sq]
+    passed_mg, passed_eg = t.passed_mg, t.passed_eg
+    for sq in pawns[0]:
+        f, r = file_of[sq] + 1, rank_of[sq]
+        if b_max_rank[f - 1] <= r and b_max_rank[f] <= r and b_max_rank[f + 1] <= r:
+            mg += passed_mg[r]
+            eg += passed_eg[r]
+        if not count[0][f - 1] and not count[0][f + 1]:
+            mg -= w["isolated_mg"]
+            eg -= w["isolated_eg"]
+    for sq in pawns[1]:
+        f, r = file_of[sq] + 1, rank_of[sq]
+        if w_min_rank[f - 1] >= r and w_min_rank[f] >= r and w_min_rank[f + 1] >= r:
+            a = ranks - 1 - r
+            mg -= passed_mg[a]
+            eg -= passed_eg[a]
+        if not count[1][f - 1] and not count[1][f + 1]:
+            mg += w["isolated_mg"]
+            eg += w["isolated_eg"]
+    for f in range(1, files + 1):
+        if count[0][f] > 1:
+            mg -= w["doubled_mg"] * (count[0][f] - 1)
+            eg -= w["doubled_eg"] * (count[0][f] - 1)
+        if count[1][f] > 1:
+            mg += w["doubled_mg"] * (count[1][f] - 1)
+            eg += w["doubled_eg"] * (count[1][f] - 1)
+    # Rooks on open (no pawn) and half-open (no own pawn) files.
+    for side, sign in ((0, 1), (1, -1)):
+        for sq in rooks[side]:
+            f = file_of[sq] + 1
+            if not count[side][f]:
+                mg += sign * (w["open_file_mg"] if not count[1 - side][f] else w["half_open_file_mg"])
+        if bishops[side] >= 2:
+            mg += sign * w["bishop_pair_mg"]
+            eg += sign * w["bishop_pair_eg"]
+    # The king's pawn shield (middlegame): own pawns on the three files in front of it.
+    own_pawn = v.pawn_code
+    for side, sign in ((0, 1), (1, -1)):
+        pawn = own_pawn[side]
+        shield = 0
+        for x in t.shield[side][pos.kings[side]]:
+            if B[x] == pawn:
+                shield += 1
+        mg += sign * w["shield_mg"] * shield
+    # Units held by an enemy jailer (8-Piece R4): worth less, and a held king is in danger.
+    if jailers[0] or jailers[1]:
+        steps = t.king_steps
+        for side, sign in ((0, 1), (1, -1)):
+            enemy = 1 - side
+            for sq in jailers[side]:
+                for d in steps:
+                    x = sq + d
+                    u = B[x]
+                    if u and u != OFF and u >> 6 == enemy:
+                        if x == pos.kings[enemy]:
+                            mg += sign * w["held_king_mg"]
+                            eg += sign * w["held_king_eg"]
+                        else:
+                            mg += sign * w["held_unit"]
+                            eg += sign * w["held_unit"]
+    if phase > t.max_phase:
+        phase = t.max_phase
+    score = _blend(mg, eg, phase, t.max_phase)
+    if len(units[0]) == 1 or len(units[1]) == 1:
+        score += mop_up(pos)
+    return (score if pos.stm == 0 else -score) + w["tempo"]
+
+
+MOP_UP_EDGE = 10                    # per step the bare king stands from the centre
+MOP_UP_CLOSE = 4                    # per step the attacking king is nearer the bare king
+MOP_UP_CORNER = 12                  # with bishop and minor piece: per step nearer the bishop's corner
+BISHOP = PIECE_KINDS["bishop"]
+
+
+def mop_up(pos: "Position") -> int:
+    """White-minus-Black bonus for the side playing against a bare king (mates need the bare king
+    on the edge and the other king close), 0 when both or neither side has only its king."""
+    units = pos.units
+    if len(units[0]) == 1:
+        bare = 0
+    elif len(units[1]) == 1:
+        bare = 1
+    else:
+        return 0
+    if len(units[1 - bare]) == 1:
+        return 0
+    v = pos.variant
+    lone, hunter = pos.kings[bare], pos.kings[1 - bare]
+    lf, lr = v.file_of[lone], v.rank_of[lone]
+    edge = max(2 * lf - (v.files - 1), (v.files - 1) - 2 * lf) // 2 \
+        + max(2 * lr - (v.ranks - 1), (v.ranks - 1) - 2 * lr) // 2
+    apart = abs(lf - v.file_of[hunter]) + abs(lr - v.rank_of[hunter])
+    bonus = MOP_UP_EDGE * edge + MOP_UP_CLOSE * (v.files + v.ranks - apart)
+    if len(units[1 - bare]) == 3:
+        # Bishop and a minor piece mate only in a corner of the bishop's colour: drive the king there.
+        B = pos.board
+        for sq in units[1 - bare]:
+            if v.kind_of[B[sq]] is BISHOP:
+                colour = (v.file_of[sq] + v.rank_of[sq]) & 1
+                corners = [(f, r) for f in (0, v.files - 1) for r in (0, v.ranks - 1) if (f + r) & 1 == colour]
+                near = min(abs(lf - f) + abs(lr - r) for f, r in corners)
+                bonus += MOP_UP_CORNER * (v.files + v.ranks - near)
+                break
+    return bonus if bare == 1 else -bonus
+
+
+def material_and_placement(pos: "Position") -> int:
+    """The tapered piece-square sum alone, White minus Black."""
+    v = pos.v
+    t = _TABLES.get(v.name)
+    if t is None:
+        t = _TABLES[v.name] = _Tables(v)
+    s = pos.score
+    phase = (s + _PHASE_HALF) >> PHASE_SHIFT
+    s -= phase << PHASE_SHIFT
+    eg = (s + _EG_HALF) >> EG_SHIFT
+    mg = s - (eg << EG_SHIFT)
+    return _blend(mg, eg, min(phase, t.max_phase), t.max_phase)
+
+
+def _blend(mg: int, eg: int, phase: int, full: int) -> int:
+    """Middlegame and endgame mixed by the phase (rounded towards zero: no colour bias)."""
+    mixed = mg * phase + eg * (full - phase)
+    return mixed // full if mixed >= 0 else -(-mixed // full)
