@@ -12,7 +12,6 @@ Python dictionary to paste into ``evaluation.py``; check them with a match befor
     pypy3 scripts/tune.py ...        # the same, faster
 """
 import argparse
-import math
 import os
 import random
 import sys
@@ -92,7 +91,7 @@ def apply(weights: Dict[str, int], samples: List[Sample]) -> None:
 
 def fit_k(samples: List[Sample]) -> float:
     """The logistic scale that best fits the current evaluation (golden-section search)."""
-    lo, hi = 0.2, 3.0
+    lo, hi = 0.05, 3.0
     for _ in range(30):
         a = hi - (hi - lo) / 1.618
         b = lo + (hi - lo) / 1.618
@@ -118,18 +117,9 @@ def tune(train: List[Sample], test: List[Sample], passes: int, step: int, names:
                 trial[name] = weights[name] + delta
                 apply(trial, train)
                 e = error(train, k)
-                if e < best:
+                if e < best:                 # one step per weight and pass: no runaway on noise
                     best, weights = e, trial
                     improved += 1
-                    # keep going the same way while it helps
-                    while True:
-                        trial = dict(weights)
-                        trial[name] = weights[name] + delta
-                        apply(trial, train)
-                        e = error(train, k)
-                        if e >= best:
-                            break
-                        best, weights = e, trial
                     break
             apply(weights, train)
         apply(weights, train + test)
