@@ -64,6 +64,33 @@ def test_packing_keeps_three_numbers_apart():
         assert (s - (e << EG_SHIFT), e, p) == (mg, eg, phase)
 
 
+@pytest.mark.parametrize("variant", ["normal", "chess80", "8piece"])
+def test_pawn_structure_cache_gives_what_a_fresh_evaluation_gives(variant):
+    """Pawn structure is cached by the pawns' Zobrist key: along a random game, scores with the cache
+    warm equal scores computed with it emptied before every position."""
+    import random
+    from xboard_engine import evaluation
+    rng = random.Random(7)
+    pos = Position(variant)
+    moves = []
+    cold = []
+    for _ in range(60):
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        moves.append(rng.choice(legal))
+        pos.push(moves[-1])
+        evaluation._TABLES.clear()
+        cold.append(evaluate(pos))
+    pos = Position(variant)
+    warm = []
+    for m in moves:                       # positions whose pawns did not move hit the cache
+        pos.push(m)
+        warm.append(evaluate(pos))
+    assert len(evaluation._TABLES[variant].pawn_cache) < len(moves)
+    assert warm == cold and len(set(warm)) > 10
+
+
 def test_passed_pawn_is_worth_more_than_a_blocked_one():
     passed = white_view("4k3/p7/8/3P4/8/8/8/4K3 w - - 0 1")       # nothing stops d5
     blocked = white_view("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1")     # e7 guards d6

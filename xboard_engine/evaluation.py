@@ -13,7 +13,7 @@ at the weights tried; they are not in.)
 Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
 results of our own games and prints the tuned dictionary.
 """
-from typing import TYPE_CHECKING, Dict, List
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from .board import BLACK, OFF
 from .pieces import DIAGONAL, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
@@ -137,7 +137,7 @@ def max_phase(v: "Variant") -> int:
 
 class _Tables:
     """Per-variant data ``evaluate`` needs besides the packed sum (built on first use)."""
-    __slots__ = ("max_phase", "role", "shield", "passed_mg", "passed_eg")
+    __slots__ = ("max_phase", "role", "shield", "passed_mg", "passed_eg", "pawn_cache")
 
     def __init__(self, v: "Variant") -> None:
         self.max_phase = max_phase(v)
@@ -150,6 +150,8 @@ class _Tables:
         n = v.ranks
         self.passed_mg = [WEIGHTS["passed_mg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
         self.passed_eg = [WEIGHTS["passed_eg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
+        # Pawn structure by the pawns' Zobrist key: (middlegame, endgame, pawns per file and side).
+        self.pawn_cache: Dict[int, tuple] = {}
 
 
 _TABLES: Dict[str, _Tables] = {}
@@ -165,41 +167,16 @@ def set_weights(weights: Dict[str, int]) -> None:
         v.signed_piece_square[:] = piece_square_tables(v)
 
 
-def evaluate(pos: "Position") -> int:
-    """The position's value for the side to move, in centipawns."""
-    v = pos.v
-    t = _TABLES.get(v.name)
-    if t is None:
-        t = _TABLES[v.name] = _Tables(v)
+PAWN_CACHE_SIZE = 1 << 16           # entries kept per variant before the cache starts afresh
+
+
+def pawn_structure(v: "Variant", t: "_Tables", pawns: Tuple[List[int], List[int]]) -> tuple:
+    """(middlegame, endgame, pawns per file and side) of the pawns alone: passed, isolated and doubled
+    pawns. Files are indexed from 1, so the edge files have empty neighbours."""
     w = WEIGHTS
-    s = pos.score
-    phase = (s + _PHASE_HALF) >> PHASE_SHIFT
-    s -= phase << PHASE_SHIFT
-    eg = (s + _EG_HALF) >> EG_SHIFT
-    mg = s - (eg << EG_SHIFT)
-    B = pos.board
-    role = t.role
-    file_of = v.file_of
-    rank_of = v.rank_of
-    units = pos.units
-    ranks = v.ranks
-    # One pass over the units: pawns, rooks, bishops.
-    pawns = ([], [])
-    rooks = ([], [])
-    bishops = [0, 0]
-    for side in (0, 1):
-        for sq in units[side]:
-            r = role[B[sq]]
-            if r:
-                if r == PAWN_ROLE:
-                    pawns[side].append(sq)
-                elif r == ROOK_ROLE:
-                    rooks[side].append(sq)
-                else:
-                    bishops[side] += 1
-    # Pawn structure, per file (index file + 1, so the edges have empty neighbours): pawns per side,
-    # White's lowest pawn (it stops Black's pawns) and Black's highest (it stops White's).
-    files = v.files
+    file_of, rank_of, ranks, files = v.file_of, v.rank_of, v.ranks, v.files
+    mg = eg = 0
+    # Per file: pawns per side, White's lowest pawn (it stops Black's) and Black's highest.
     count = ([0] * (files + 2), [0] * (files + 2))
     w_min_rank = [ranks] * (files + 2)
     b_max_rank = [-1] * (files + 2)
@@ -238,6 +215,52 @@ def evaluate(pos: "Position") -> int:
         if count[1][f] > 1:
             mg += w["doubled_mg"] * (count[1][f] - 1)
             eg += w["doubled_eg"] * (count[1][f] - 1)
+    return mg, eg, count
+
+
+def evaluate(pos: "Position") -> int:
+    """The position's value for the side to move, in centipawns."""
+    v = pos.v
+    t = _TABLES.get(v.name)
+    if t is None:
+        t = _TABLES[v.name] = _Tables(v)
+    w = WEIGHTS
+    s = pos.score
+    phase = (s + _PHASE_HALF) >> PHASE_SHIFT
+    s -= phase << PHASE_SHIFT
+    eg = (s + _EG_HALF) >> EG_SHIFT
+    mg = s - (eg << EG_SHIFT)
+    B = pos.board
+    role = t.role
+    file_of = v.file_of
+    units = pos.units
+    # One pass over the units: pawns (and their Zobrist key), rooks, bishops.
+    pawns = ([], [])
+    rooks = ([], [])
+    bishops = [0, 0]
+    zp = pos.z.piece
+    key = 0
+    for side in (0, 1):
+        for sq in units[side]:
+            u = B[sq]
+            r = role[u]
+            if r:
+                if r == PAWN_ROLE:
+                    pawns[side].append(sq)
+                    key ^= zp[u][sq]
+                elif r == ROOK_ROLE:
+                    rooks[side].append(sq)
+                else:
+                    bishops[side] += 1
+    cache = t.pawn_cache
+    entry = cache.get(key)
+    if entry is None:
+        if len(cache) > PAWN_CACHE_SIZE:
+            cache.clear()
+        entry = cache[key] = pawn_structure(v, t, pawns)
+    mg += entry[0]
+    eg += entry[1]
+    count = entry[2]
     # Rooks on open (no pawn) and half-open (no own pawn) files.
     for side, sign in ((0, 1), (1, -1)):
         for sq in rooks[side]:
