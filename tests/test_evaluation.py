@@ -127,6 +127,20 @@ def test_rook_on_the_open_file():
         white_view("rnbqkbnr/pppp1ppp/8/8/8/8/PPP1PPPP/1NBKRBN1 w - - 0 1") + 3
 
 
+def test_held_king_is_in_danger():
+    """8-Piece R4: a king beside an enemy jailer cannot move."""
+    held = white_view("3Jk3/8/8/8/8/8/8/4K3 b - - 0 1", "8piece")
+    free = white_view("4k3/8/3J4/8/8/8/8/4K3 b - - 0 1", "8piece")
+    assert held > free + 10
+
+
+def test_held_unit_is_worth_less():
+    held = white_view("7k/8/8/3Jn3/8/8/8/4K3 w - - 0 1", "8piece")
+    free = white_view("7k/8/8/3J4/5n2/8/8/4K3 w - - 0 1", "8piece")
+    assert held > free
+
+
+
 def test_tuner_runs_on_a_pgn_and_prints_weights(tmp_path):
     games = [("1-0", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"),
              ("0-1", "1. f3 e5 2. g4 Qh4# 0-1"),

@@ -6,9 +6,9 @@ packs three numbers into one integer, ``mg + eg * 2**20 + phase * 2**40`` (White
 Black's negated except the phase), so the core keeps one running sum and pays nothing for tapering.
 ``evaluate`` unpacks it, blends middlegame and endgame by the material left (the phase), and adds the
 terms that depend on several units at once: pawn structure (passed, doubled, isolated), the king's pawn
-shield, rooks on open files, the bishop pair, the side to move, and against a bare king the drive to
-the edge. (Terms for units held by a jailer and for a lancer's reach were tried and lost 8-Piece games
-at the weights tried; they are not in.)
+shield, rooks on open files, the bishop pair, units held by jailers (a held king is in danger), the
+side to move, and against a bare king the drive to the edge. (A lancer term by how far its facing
+reaches was tried and lost 8-Piece games at the weights tried; lancers use the centre table.)
 
 Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
 results of our own games and prints the tuned dictionary.
@@ -16,7 +16,7 @@ results of our own games and prints the tuned dictionary.
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from .board import BLACK, OFF
-from .pieces import DIAGONAL, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
+from .pieces import DIAGONAL, JAILER, KING_LEAPS, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
 
 if TYPE_CHECKING:
     from .position import Position
@@ -41,12 +41,12 @@ WEIGHTS: Dict[str, int] = {
     # terms of several units
     "passed_mg": 5, "passed_eg": 12, "doubled_mg": 10, "doubled_eg": 15, "isolated_mg": 10,
     "isolated_eg": 10, "shield_mg": 10, "open_file_mg": 15, "half_open_file_mg": 7,
-    "bishop_pair_mg": 25, "bishop_pair_eg": 40,
+    "bishop_pair_mg": 25, "bishop_pair_eg": 40, "held_unit": 20, "held_king_mg": 40, "held_king_eg": 20,
     "tempo": 10,
 }
 
 # Roles of units in the terms of several units.
-OTHER, PAWN_ROLE, ROOK_ROLE, BISHOP_ROLE = range(4)
+OTHER, PAWN_ROLE, ROOK_ROLE, BISHOP_ROLE, JAILER_ROLE = range(5)
 
 
 def pack(mg: int, eg: int, phase: int = 0) -> int:
@@ -117,6 +117,8 @@ def roles(v: "Variant") -> List[int]:
             continue
         if kind.behaviour == PAWN:
             role[code] = PAWN_ROLE
+        elif kind.behaviour == JAILER:
+            role[code] = JAILER_ROLE
         elif kind is PIECE_KINDS["rook"]:
             role[code] = ROOK_ROLE
         elif kind is PIECE_KINDS["bishop"]:
@@ -137,11 +139,12 @@ def max_phase(v: "Variant") -> int:
 
 class _Tables:
     """Per-variant data ``evaluate`` needs besides the packed sum (built on first use)."""
-    __slots__ = ("max_phase", "role", "shield", "passed_mg", "passed_eg", "pawn_cache")
+    __slots__ = ("max_phase", "role", "king_steps", "shield", "passed_mg", "passed_eg", "pawn_cache")
 
     def __init__(self, v: "Variant") -> None:
         self.max_phase = max_phase(v)
         self.role = roles(v)
+        self.king_steps = [v.step(df, dr) for df, dr in KING_LEAPS]
         # The squares in front of a king (its file and the two beside it, one and two ranks ahead).
         self.shield = [[[x for x in (sq + v.step(df, dr * (1 if side == 0 else -1))
                                      for df in (-1, 0, 1) for dr in (1, 2)) if v.rank_of[x] >= 0]
@@ -234,9 +237,10 @@ def evaluate(pos: "Position") -> int:
     role = t.role
     file_of = v.file_of
     units = pos.units
-    # One pass over the units: pawns (and their Zobrist key), rooks, bishops.
+    # One pass over the units: pawns (and their Zobrist key), rooks, bishops, jailers.
     pawns = ([], [])
     rooks = ([], [])
+    jailers = ([], [])
     bishops = [0, 0]
     zp = pos.z.piece
     key = 0
@@ -250,8 +254,10 @@ def evaluate(pos: "Position") -> int:
                     key ^= zp[u][sq]
                 elif r == ROOK_ROLE:
                     rooks[side].append(sq)
-                else:
+                elif r == BISHOP_ROLE:
                     bishops[side] += 1
+                else:
+                    jailers[side].append(sq)
     cache = t.pawn_cache
     entry = cache.get(key)
     if entry is None:
@@ -279,6 +285,22 @@ def evaluate(pos: "Position") -> int:
             if B[x] == pawn:
                 shield += 1
         mg += sign * w["shield_mg"] * shield
+    # Units held by an enemy jailer (8-Piece R4): worth less, and a held king is in danger.
+    if jailers[0] or jailers[1]:
+        steps = t.king_steps
+        for side, sign in ((0, 1), (1, -1)):
+            enemy = 1 - side
+            for sq in jailers[side]:
+                for d in steps:
+                    x = sq + d
+                    u = B[x]
+                    if u and u != OFF and u >> 6 == enemy:
+                        if x == pos.kings[enemy]:
+                            mg += sign * w["held_king_mg"]
+                            eg += sign * w["held_king_eg"]
+                        else:
+                            mg += sign * w["held_unit"]
+                            eg += sign * w["held_unit"]
     if phase > t.max_phase:
         phase = t.max_phase
     score = _blend(mg, eg, phase, t.max_phase)
