@@ -442,6 +442,8 @@ def test_sunfish_uci():
                               adjudication=Adjudication(maxmoves=40))
         assert record.termination in ("normal", "adjudication"), record
         assert record.engine_failure is None
+        assert record.depths[side] and all(d >= 1 for d in record.depths[side])     # UCI "info depth"
+        assert 2 in record.depths[1 - side] and max(record.depths[1 - side]) <= 3      # ours at depth=2
         check_record(record)
 
 

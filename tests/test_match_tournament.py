@@ -42,6 +42,11 @@ def test_chess80_match_with_concurrency_writes_replayable_pgn(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Finished match" in done.stdout
     assert "Score of first vs second: Score " in done.stdout
+    # depth=2 games: every move our engine makes reports depth 2 (or more for forced replies)
+    depth_line = next(line for line in done.stdout.splitlines() if line.startswith("Average depth per move: "))
+    for name in ("first", "second"):
+        average = float(depth_line.split(f"{name} ")[1].split()[0])
+        assert 2.0 <= average < 3.0, depth_line
     games = _games(pgn)
     assert len(games) == 4
     assert sorted(g.tags["Round"] for g in games) == ["1.1", "1.2", "1.3", "1.4"]

@@ -115,6 +115,7 @@ class Engine:
     """Common interface the referee uses; ``XBoardEngine`` and ``UciEngine`` implement it."""
 
     last_score: Optional[int] = None   # score reported for the last move (own view), None if none
+    last_depth: Optional[int] = None   # search depth reported for the last move, None if none
 
     def __init__(self, config: EngineConfig) -> None:
         self.config = config
@@ -202,6 +203,7 @@ class XBoardEngine(Engine):
         ``my_time``/``opp_time`` are None when the game has no clock (depth or node limits)."""
         p = self.process
         self.last_score = None
+        self.last_depth = None
         if self.features.get("time", "1") == "1" and my_time is not None and opp_time is not None:
             p.send(f"time {max(0, int(my_time * 100))}")
             p.send(f"otim {max(0, int(opp_time * 100))}")
@@ -233,6 +235,9 @@ class XBoardEngine(Engine):
                 parts = line.split()
                 if len(parts) >= 4 and _INTEGER.match(parts[1]):
                     self.last_score = _clamp_score(int(parts[1]))
+                    depth = _LEADING_DIGITS.match(parts[0])
+                    if depth:
+                        self.last_depth = int(depth.group())
                 continue
             if word.startswith("#") or word in ("tellusererror", "telluser", "tellics",
                                                                         "feature", "setup", "piece", "pong"):
@@ -291,12 +296,16 @@ class UciEngine(Engine):
         if moves:
             position += " moves " + " ".join(moves)
         self.last_score = None
+        self.last_depth = None
         self.process.send(position)
         self.process.send(go)
         while True:
             line = self.process.readline(deadline)
             if line.startswith("info ") and " score " in line:
                 words = line.split()
+                if "depth" in words and words.index("depth") + 1 < len(words) \
+                        and words[words.index("depth") + 1].isdigit():
+                    self.last_depth = int(words[words.index("depth") + 1])
                 i = words.index("score")
                 if i + 2 < len(words) and words[i + 1] in ("cp", "mate"):
                     if not _INTEGER.match(words[i + 2]):
@@ -346,6 +355,7 @@ def _parse_features(text: str) -> List[Tuple[str, str]]:
 
 
 _INTEGER = re.compile(r"^-?[0-9]{1,9}$")
+_LEADING_DIGITS = re.compile(r"[0-9]{1,3}")
 
 
 def _clamp_score(score: int) -> int:

@@ -137,6 +137,7 @@ class GameRecord(NamedTuple):
     move_seconds: Tuple[float, ...] = ()
     engine_failure: Optional[str] = None      # "crash" / "stall" when an engine died: for -recover
     time_control_black: str = ""              # when Black's time control differs from White's
+    depths: Tuple[Tuple[int, ...], Tuple[int, ...]] = ((), ())   # White's and Black's reported depths
 
 
 def play_game(white: EngineConfig, black: EngineConfig, variant: str, tc: TimeControl,
@@ -172,6 +173,7 @@ class _Game:
         self.losing = [0, 0]
         self.winning = [0, 0]
         self.seconds: List[float] = []
+        self.depths: Tuple[List[int], List[int]] = ([], [])
         self.failure: Optional[str] = None
 
     def run(self, event: str, round_label: str) -> GameRecord:
@@ -188,7 +190,8 @@ class _Game:
                           termination, reason, self.tcs[0].pgn(), event, round_label,
                           datetime.date.today().strftime("%Y.%m.%d"), self.opening_plies,
                           tuple(self.seconds), self.failure,
-                          self.tcs[1].pgn() if self.tcs[1] != self.tcs[0] else "")
+                          self.tcs[1].pgn() if self.tcs[1] != self.tcs[0] else "",
+                          (tuple(self.depths[0]), tuple(self.depths[1])))
 
     def _start_position_fen(self) -> str:
         return self.pos.root_fen()
@@ -263,6 +266,8 @@ class _Game:
             self.moves.append(text)
             irreversible = self.pos.is_zeroing(move)
             self.pos.push(move)
+            if engine.last_depth is not None:
+                self.depths[side].append(engine.last_depth)
             self._count_scores(side, engine.last_score, irreversible)
             last_move = text
 

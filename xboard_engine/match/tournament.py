@@ -218,6 +218,7 @@ class Tournament:
             shutdown()
         final = {key: Score(*value) for key, value in scores.items()}
         self._standings(final)
+        self._depth_report(records)
         return MatchResult(records, final, stopped)
 
     def _executor(self) -> Tuple[Callable[[GameSpec], concurrent.futures.Future], Callable[[], None]]:
@@ -266,6 +267,19 @@ class Tournament:
         sprt = self.sprt if len(self.engines) == 2 else None
         self._print(f"Score of {self.engines[a].name} vs {self.engines[b].name}: "
                     f"{format_line(self._score(scores, a, b), sprt)} ({done}/{total} games done)")
+
+    def _depth_report(self, records: Sequence[GameRecord]) -> None:
+        """The average search depth each engine reported for its moves (when it reported any)."""
+        totals: Dict[str, List[int]] = {}
+        for record in records:
+            for name, depths in zip((record.white, record.black), record.depths):
+                total = totals.setdefault(name, [0, 0])
+                total[0] += sum(depths)
+                total[1] += len(depths)
+        parts = [f"{e.name} {totals[e.name][0] / totals[e.name][1]:.1f} ({totals[e.name][1]} moves)"
+                 for e in self.engines if totals.get(e.name, [0, 0])[1]]
+        if parts:
+            self._print("Average depth per move: " + ", ".join(parts))
 
     def _standings(self, scores: Dict[Tuple[str, str], Score]) -> None:
         if len(self.engines) <= 2:
