@@ -468,8 +468,8 @@ def test_fairymax_plays_from_opening_moves(variant, args, opening, side):
     record = against_ours(fairymax(*args), side, variant=variant, opening=opening,
                           tc=TimeControl.parse(tc="60+0.5", depth="2"), adjudication=Adjudication(maxmoves=12))
     assert record.moves[:2] == opening
-    assert (record.termination, record.engine_failure) == ("adjudication", None), record
-    assert len(record.moves) == 24
+    assert record.termination in ("adjudication", "normal") and record.engine_failure is None, record
+    assert len(record.moves) == 24 or record.termination == "normal"     # 12 moves each, or a mate
     check_record(record)
 
 
