@@ -451,7 +451,16 @@ def test_seed_chess80_relative_values_are_the_evaluation_material():
     v = get_variant("chess80")
     values = {v.letter[c]: v.value[c] for c in range(len(v.letter)) if v.letter[c] and v.letter[c].isupper()}
     assert values == {"P": 100, "N": 300, "B": 400, "R": 600, "D": 700, "Q": 1000, "K": 0}
-    assert pos_("4k5/10/10/10/10/10/10/D3K5 w - - 0 1").score == 700
+    # The evaluation's middlegame material: a Duke and a knight on the same square (same placement
+    # table) differ by exactly 7 - 3 pawns.
+    from xboard_engine.evaluation import EG_SHIFT, PHASE_SHIFT
+
+    def middlegame(fen):
+        s = pos_(fen).score
+        s -= ((s + (1 << (PHASE_SHIFT - 1))) >> PHASE_SHIFT) << PHASE_SHIFT
+        return s - (((s + (1 << (EG_SHIFT - 1))) >> EG_SHIFT) << EG_SHIFT)
+    assert middlegame("4k5/10/10/10/10/10/10/D3K5 w - - 0 1") - \
+        middlegame("4k5/10/10/10/10/10/10/N3K5 w - - 0 1") == 700 - 300
 
 
 @pytest.mark.parametrize("bad", ["duke", "duke 700 queen", "lancer 400"])
