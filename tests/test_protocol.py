@@ -40,7 +40,7 @@ def test_handshake_features(engine):
 
 # How XBoard hosts each variant (shared/XBOARD.md): piece-to-char table, parent, extra piece lines.
 HOSTING = {
-    "chess80": ("PNBRQ.....DKpnbrq.....dk", "fairy",
+    "chess80": ("PNBRQ..................DKpnbrq..................dk", "fairy",
                 ["piece D& WFAD", "piece K KisO2isO3isO4irO5", "piece k KisO2isO3isO4ilO5"]),
     "fullcavalry": ("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", []),
     "8piece": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),

@@ -21,6 +21,8 @@ While a match runs, an engine's `Illegal move`/`Error` ends it after 5 s (XBoard
 waits for ever then).
 
 Needs `xboard` and `xvfb-run` (Debian: `apt-get install -y xboard xvfb`; xboard lives in /usr/games).
+The engine's piece pictures (`--piece-images`): a screenshot of XBoard's start position in 8-Piece, Full
+Cavalry and Chess80 shows each fairy piece's own picture (needs ImageMagick's `import`).
 Set XBOARD_E2E_SCREENSHOTS=DIR to also save a screenshot of the board 25 s into the match (needs
 imagemagick).
 """
@@ -703,3 +705,132 @@ wait $pid
     assert final.fen().split()[:2] == xboard_board, f"engine and XBoard differ (files in {tmp_path})"
     trouble = [line for line in debug.read_text(errors="replace").splitlines() if XBOARD_TROUBLE.search(line)]
     assert not trouble, "\n".join(trouble[:20])
+
+
+# ------------------------------------------------------------------------- piece pictures
+def _imagemagick(program: str) -> Optional[str]:
+    """ImageMagick's own program (Debian's /usr/bin first: a machine may shadow it in PATH)."""
+    path = Path("/usr/bin") / program
+    return str(path) if path.is_file() else shutil.which(program)
+
+
+IMPORT = _imagemagick("import")
+CONVERT = _imagemagick("convert")
+LIGHT_SQUARE, DARK_SQUARE = (0xd2, 0xe6, 0xc8), (0x6e, 0x96, 0x60)   # flat colours found nowhere else
+GRID = 12                                                             # cells per square side compared
+
+
+def _ppm(data: bytes) -> Tuple[int, int, bytes]:
+    """Width, height and RGB bytes of an 8-bit binary PPM."""
+    magic, width, height, _, pixels = data.split(maxsplit=4)
+    assert magic == b"P6"
+    return int(width), int(height), pixels
+
+
+def _cells(image: Tuple[int, int, bytes], left: int, top: int, size: int) -> List[float]:
+    """Mean brightness of each of GRID x GRID cells of the square at (left, top)."""
+    width, _, pixels = image
+    cells = []
+    for gy in range(GRID):
+        for gx in range(GRID):
+            total = count = 0
+            for y in range(top + gy * size // GRID, top + (gy + 1) * size // GRID):
+                row = y * width * 3
+                for x in range(left + gx * size // GRID, left + (gx + 1) * size // GRID):
+                    i = row + x * 3
+                    total += pixels[i] + pixels[i + 1] + pixels[i + 2]
+                    count += 3
+            cells.append(total / count)
+    return cells
+
+
+def _rendered(svg: str, size: int, background: Tuple[int, int, int], tmp: Path) -> List[float]:
+    """The picture as ImageMagick draws it on a square of ``background`` (XBoard uses librsvg: the
+    two differ in anti-aliasing only, which the coarse cells even out)."""
+    source = tmp / "picture.svg"
+    source.write_text(svg)
+    colour = "#%02x%02x%02x" % background
+    out = subprocess.run([CONVERT, "-background", colour, f"msvg:{source}", "-resize", f"{size}x{size}!",
+                          "-depth", "8", "ppm:-"], capture_output=True, check=True).stdout
+    return _cells(_ppm(out), 0, 0, size)
+
+
+@pytest.mark.skipif(IMPORT is None or CONVERT is None, reason="ImageMagick not installed (CI installs it)")
+@pytest.mark.parametrize("variant", ["8piece", "fullcavalry", "chess80"])
+def test_xboard_shows_the_engines_piece_pictures(variant, tmp_path):
+    """XBoard 4.9.1 started with `-pieceImageDirectory` of the engine's pictures
+    (`xboard-engine --piece-images DIR`) shows on every square of the start position holding a
+    fairy piece the picture of that piece: each such square of a screenshot is compared with every
+    picture the engine draws, and the expected one must match best by a clear margin."""
+    from xboard_engine import images
+    pictures = tmp_path / "pieces"
+    images.write_xboard_images(str(pictures))
+    home, log, shot = tmp_path / "home", tmp_path / "engine.log", tmp_path / "board.ppm"
+    home.mkdir()
+    (tmp_path / "settings").write_text("")
+    xboard = [XBOARD, "-fcp", f"{sys.executable} -m xboard_engine --log {log}", "-fd", str(ROOT),
+              "-variant", variant, "-initialMode", "EditGame", "-testLegality", "false",
+              "-pieceImageDirectory", str(pictures), "-liteBackTextureFile", "", "-darkBackTextureFile", "",
+              "-lightSquareColor", "#%02x%02x%02x" % LIGHT_SQUARE,
+              "-darkSquareColor", "#%02x%02x%02x" % DARK_SQUARE, "-size", "72",
+              "-saveSettingsOnExit", "false", "-settingsFile", str(tmp_path / "settings"),
+              "-popupExitMessage", "false"]
+    q = shlex.quote
+    script = f"""
+{shlex.join(xboard)} & pid=$!
+for i in $(seq 60); do grep -q '> setup' {q(str(log))} 2>/dev/null && break; sleep 0.5; done
+sleep 3
+{q(IMPORT)} -window root -depth 8 {q(str(shot))}
+kill $pid
+"""
+    try:
+        subprocess.run([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script], cwd=tmp_path,
+                       env=dict(os.environ, HOME=str(home)), stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,
+                       start_new_session=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"XBoard did not start (files in {tmp_path})")
+    assert shot.exists(), f"no screenshot (files in {tmp_path})"
+    image = _ppm(subprocess.run([CONVERT, str(shot), "-depth", "8", "ppm:-"], capture_output=True,
+                                check=True).stdout)
+    width, height, pixels = image
+    found = [(i // 3 % width, i // 3 // width) for i in range(0, len(pixels), 3)
+             if tuple(pixels[i:i + 3]) in (LIGHT_SQUARE, DARK_SQUARE)]
+    assert found, f"no board in the screenshot (files in {tmp_path})"
+    left, right = min(x for x, _ in found), max(x for x, _ in found)
+    top, bottom = min(y for _, y in found), max(y for _, y in found)
+    position = Position(variant)
+    files, ranks = position.variant.files, position.variant.ranks
+    pitch_x, pitch_y = (right - left + 1) / files, (bottom - top + 1) / ranks
+    size = int(min(pitch_x, pitch_y)) - 2
+    has_duke = "duke" in {kind.name for kind in position.variant.kinds}
+    candidates = ["duke", "jailer", "sentry"] + ["lancer-" + f for f in images.FACING_NAMES]
+    checked = 0
+    rows = position.fen().split()[0].split("/")
+    for rank_from_top, row in enumerate(rows):
+        file = 0
+        for char in re.findall(r"\d+|.", row):
+            if char.isdigit():
+                file += int(char)
+                continue
+            letter, white = char.upper(), char.isupper()
+            expected = ("duke" if has_duke else "lancer-" + images.FACING_NAMES["CDEFGHMO".index(letter)]) \
+                if letter in "CDEFGHMO" else {"J": "jailer", "S": "sentry"}.get(letter)
+            if expected is not None:
+                x, y = int(left + file * pitch_x) + 1, int(top + rank_from_top * pitch_y) + 1
+                corner = y * width * 3 + x * 3
+                background = tuple(pixels[corner:corner + 3])
+                assert background in (LIGHT_SQUARE, DARK_SQUARE), (char, file, rank_from_top)
+                seen = _cells(image, x, y, size)
+                distances = sorted(
+                    (sum(abs(a - b) for a, b in zip(seen, _rendered(images.drawing(name, side), size,
+                                                                     background, tmp_path))) / len(seen),
+                     name, side)
+                    for name in candidates for side in (True, False))
+                best, runner_up = distances[0], distances[1]
+                square = "abcdefghij"[file] + str(ranks - rank_from_top)
+                assert best[1:] == (expected, white), f"{square}: {distances[:3]} (files in {tmp_path})"
+                assert best[0] < 0.75 * runner_up[0], f"{square}: {distances[:3]} (files in {tmp_path})"
+                checked += 1
+            file += 1
+    assert checked == {"8piece": 6, "fullcavalry": 4, "chess80": 4}[variant]

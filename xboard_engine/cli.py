@@ -16,9 +16,22 @@ def main(argv: Optional[List[str]] = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("--log", metavar="FILE", help="record the whole dialogue with timestamps")
+    parser.add_argument("--piece-images", metavar="DIR",
+                        help="write the pictures of the jailer, sentry, Duke and the lancer's eight "
+                             "facings into DIR (for XBoard's -pieceImageDirectory) and exit")
     args = parser.parse_args(argv)
     if args.version:
         print(f"xboard-engine {__version__} (variants: {' '.join(variant_names())})")
+        return 0
+    if args.piece_images:
+        from .images import write_xboard_images
+        try:
+            written = write_xboard_images(args.piece_images)
+        except OSError as error:
+            sys.stderr.write(f"xboard-engine: cannot write the piece images: {error}\n")
+            return 2
+        print(f"{len(written)} piece images written to {os.path.abspath(args.piece_images)}; "
+              f"start XBoard with -pieceImageDirectory {os.path.abspath(args.piece_images)}")
         return 0
     from .cecp import Engine
     from .search import FEATURES
