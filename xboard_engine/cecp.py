@@ -147,7 +147,7 @@ class Engine:
         self.send("feature done=0")
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 '
                   f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
-                  f'exclude=1 variants="{names}"')
+                  f'exclude=1 highlight=1 variants="{names}"')
         for line in option_features():
             self.send(line)
         self.send("feature done=1")
@@ -187,6 +187,9 @@ class Engine:
         try:
             self.session.push_user_move(arg)
         except RulesError:
+            hint = self.session.refusal_hint(arg)
+            if hint:
+                self.send(f"telluser {hint}")
             self.send(f"Illegal move: {arg[:80]}")
             self._analyze_again()
             return
@@ -407,6 +410,18 @@ class Engine:
         self._stop()
         run_bench(self.send, quick=arg.strip() == "quick")
 
+    def cmd_lift(self, arg: str) -> None:
+        """XBoard's ``lift SQ`` (feature highlight=1): the lifted unit's legal targets."""
+        with self.thinker.lock:
+            self.send(self.session.lift(arg.split()[0] if arg else ""))
+
+    def cmd_put(self, arg: str) -> None:
+        """XBoard's ``put SQ``: the pieces to choose from where the move needs a choice."""
+        with self.thinker.lock:
+            line = self.session.put(arg.split()[0] if arg else "")
+        if line:
+            self.send(line)
+
     def cmd_display(self, arg: str) -> None:
         for line in board_lines(self.session.pos):
             self.send(line)
@@ -432,4 +447,5 @@ Engine.COMMANDS = {
     "cores": Engine.cmd_cores, "random": Engine.cmd_random, "option": Engine.cmd_option,
     "perft": Engine.cmd_perft, "bench": Engine.cmd_bench, "d": Engine.cmd_display, "board": Engine.cmd_display,
     "debug": Engine.cmd_ignore, "otherside": Engine.cmd_ignore,
+    "lift": Engine.cmd_lift, "put": Engine.cmd_put, "hover": Engine.cmd_ignore,
 }

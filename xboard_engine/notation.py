@@ -101,6 +101,7 @@ def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
                     alias(f"{n[rfrm]}{n[rto]}{_facing_letter(pos, m.placed2)},{n[frm]}{n[to]}", m)
         elif flag == PUSH:
             alias(n[frm] + n[to], m)                                       # only if unique
+            alias(f"{n[frm]}{n[to]},{n[to]}{n[m.to2]}", m)                 # a human's two legs in XBoard
         elif flag == EDGE:
             alias(f"{n[frm]}{n[to]},{n[to]}{n[to]}", m)
         elif v.behaviour[placed] == LANCER and placed == pos.board[frm]:

@@ -4,13 +4,18 @@ clocks as the GUI reports them, undo, setboard and the announcement of random se
 Nothing here reads or writes protocol text except the few lines the GUI must receive verbatim
 (``setup``/``piece`` announcements, result claims), which are returned, not sent.
 """
+import re
 from typing import Dict, List, Optional, Tuple
 
 from .errors import RulesError
-from .moves import Move
+from .board import FILE_LETTERS
+from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS, PUSH, Move
+from .pieces import FACING_LETTERS
 from .position import Position
 from .timeman import Budget, Clock, LagEstimate, budget
 from .variant import get_variant, variant_names
+
+_DRAG_WITH_QUEEN = re.compile(r"^([a-z]\d{1,2})[a-z]\d{1,2}q$")
 
 TERMINATION_TEXT = {
     "checkmate": "{} mates",
@@ -59,6 +64,9 @@ class Session:
         self._moved_since_setup = True
         self.lag = LagEstimate()                  # the GUI's clock beyond the engine's own measure
         self._clock_read: Optional[float] = None  # arrival of the last `time` not yet used
+        # XBoard's move entry in progress: the lifted square, and the first leg's square once a
+        # `put` on a cyan square has left the move open
+        self._entry: Optional[Tuple[str, Optional[str]]] = None
         self.reset("normal")
 
     def set_option(self, name: str, value: str) -> bool:
@@ -145,6 +153,23 @@ class Session:
         self._moved_since_setup = True
         self.exclude = []
 
+    def refusal_hint(self, text: str) -> Optional[str]:
+        """Why XBoard sent an illegal move, where the GUI and not the player is to blame: XBoard
+        4.9.1 (with its default -sweepPromotions) appends its default promotion piece ``q`` to a
+        lancer dragged onto a square marked for choosing the facing (see ``lift``)."""
+        drag = _DRAG_WITH_QUEEN.match(text)
+        v = self.pos.variant
+        frm = v.by_name.get(drag.group(1)) if drag else None
+        if frm is None or v.facing[self.pos.board[frm]] < 0:
+            return None
+        try:
+            self.pos.parse_move(text[:-1])
+        except RulesError:
+            return None
+        return ("A lancer cannot be dragged in XBoard: click it, then press on its destination and "
+                "pull up or down until it faces the way you want; release. Or type e.g. "
+                + text[:-1] + "c (facing north).")
+
     def play_engine_move(self, move: Move, start: float, now: float, clock_reported: bool) -> str:
         """Play the engine's move; its clock is charged from ``start`` to ``now`` (perf_counter)
         until the GUI's next ``time`` report says better.  Returns the move's text."""
@@ -202,6 +227,101 @@ class Session:
         if outcome.termination == "checkmate":
             text = text.format("White" if outcome.winner == "w" else "Black")
         return f"{outcome.result} {{{text}}}"
+
+    # ------------------------------------------------------------------ guided move entry
+    def _landings(self, square: str) -> Dict[int, List[Move]]:
+        """The legal moves of the unit on ``square`` (of the side to move) by the square it is
+        dragged to in XBoard: the king's square for a castle (its partner's in Chess960-style
+        castles), the pushed or edge unit's square for a sentry's push or edge capture, the jumped
+        unit's square for a jump capture."""
+        pos = self.pos
+        v = pos.variant
+        frm = v.by_name.get(square)
+        landings: Dict[int, List[Move]] = {}
+        if frm is None or self.game_over:
+            return landings
+        for m in pos.legal_moves():
+            if m.frm != frm or m.kind == PASS:
+                continue
+            if m.kind == JUMP:
+                landing = m.square2
+            elif m.kind == CASTLE and v.chess960_style and v.castling != "flexible":
+                landing = m.square2
+            else:
+                landing = m.to
+            landings.setdefault(landing, []).append(m)
+        return landings
+
+    def _highlight(self, marks: Dict[int, str]) -> str:
+        """A ``highlight`` line: XBoard's colour FEN of ``marks`` (square -> colour letter)."""
+        v = self.pos.variant
+        rows = []
+        for rank in range(v.ranks - 1, -1, -1):
+            row, empty = "", 0
+            for file in range(v.files):
+                mark = marks.get(v.by_name[f"{FILE_LETTERS[file]}{rank + 1}"])
+                if mark is None:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += mark
+            rows.append(row + (str(empty) if empty else ""))
+        return "highlight " + "/".join(rows)
+
+    def lift(self, square: str) -> str:
+        """The ``highlight`` line answering XBoard's ``lift``: where the lifted unit can go.
+
+        Yellow a move, red a capture (or a push with one destination for the pushed unit: a plain
+        drag names it), magenta a square where a promotion piece or a lancer's facing is chosen
+        (``put`` answers with the ``choice``), cyan a square where the move goes on: a push whose
+        pushed unit has several destinations, a 2019 jump over the unit there.  XBoard then sends
+        ``put`` and ``lift`` on that square, answered with the second leg's targets."""
+        v = self.pos.variant
+        pending = self._entry
+        if pending is not None and pending[1] == square:
+            moves = self._landings(pending[0]).get(v.by_name[square], [])
+            return self._highlight({m.to2 if m.kind == PUSH else m.to: "Y" for m in moves
+                                    if m.kind in (PUSH, JUMP)})
+        self._entry = (square, None)
+        marks: Dict[int, str] = {}
+        for landing, moves in self._landings(square).items():
+            if any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1:
+                marks[landing] = "C"
+            elif len({m.placed for m in moves if m.kind == NORMAL}) > 1:
+                marks[landing] = "M"
+            elif any(m.kind in (EP, EDGE) or (m.kind in (NORMAL, PUSH) and self.pos.board[landing])
+                     for m in moves):
+                marks[landing] = "R"
+            else:
+                marks[landing] = "Y"
+        return self._highlight(marks)
+
+    def put(self, square: str) -> Optional[str]:
+        """XBoard's ``put``: the ``choice`` line where the lifted unit's move needs a piece chosen
+        (promotion, or a lancer's facing: the unit's own facing first, the default), else None.  A
+        put on a cyan square leaves the move entry open for its second leg."""
+        entry, self._entry = self._entry, None
+        if entry is None or entry[1] is not None:
+            return None
+        lifted = entry[0]
+        v = self.pos.variant
+        landing = v.by_name.get(square)
+        if landing is None:
+            return None
+        moves = self._landings(lifted).get(landing, [])
+        if any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1:
+            self._entry = (lifted, square)
+            return None
+        placed = list(dict.fromkeys(m.placed for m in moves if m.kind == NORMAL))
+        if len(placed) < 2:
+            return None
+        moved = self.pos.board[v.by_name[lifted]]
+        placed.sort(key=lambda code: code != moved)
+        letters = "".join(FACING_LETTERS[v.facing[code]] if v.facing[code] >= 0 else v.letter[code].upper()
+                          for code in placed)
+        return f"choice {letters}"
 
     def engine_to_move(self) -> bool:
         return not self.force and not self.game_over and self.pos.stm == self.engine_side
