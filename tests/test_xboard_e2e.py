@@ -21,6 +21,8 @@ While a match runs, an engine's `Illegal move`/`Error` ends it after 5 s (XBoard
 waits for ever then).
 
 Needs `xboard` and `xvfb-run` (Debian: `apt-get install -y xboard xvfb`; xboard lives in /usr/games).
+A scripted human (tests/xboard_human.py: xdotool drags, clicks and typing) enters every move kind of the
+README's gesture table, and XBoard sends the engine the moves it expects.
 The engine's piece pictures (`--piece-images`): a screenshot of XBoard's start position in 8-Piece, Full
 Cavalry and Chess80 shows each fairy piece's own picture (needs ImageMagick's `import`).
 Set XBOARD_E2E_SCREENSHOTS=DIR to also save a screenshot of the board 25 s into the match (needs
@@ -834,3 +836,52 @@ kill $pid
                 checked += 1
             file += 1
     assert checked == {"8piece": 6, "fullcavalry": 4, "chess80": 4}[variant]
+
+
+# ------------------------------------------------------------------ a human's mouse in XBoard
+HUMAN = ROOT / "tests" / "xboard_human.py"
+# (variant, steps for tests/xboard_human.py, the moves the engine must receive, the engine's answer
+# lines to the last move that are expected): each gesture of the README's table.
+GESTURES = {
+    "lancer click and pull turns it": (
+        "8piece", ["clickpull:b1:e4:2"], ["b1e4f"], []),
+    "lancer drag is refused with how to move it": (
+        "8piece", ["drag:b1:e4"], ["b1e4q"], ["telluser A lancer cannot be dragged", "Illegal move: b1e4q"]),
+    "promotion by pulling the pawn back": (
+        "8piece", ["type:h2h4 g7g5 h4g5 a7a6 g5g6 a6a5 g6h7 a5a4", "dragpull:h7:g8:3"],
+        "h2h4 g7g5 h4g5 a7a6 g5g6 a6a5 g6h7 a5a4 h7g8e".split(), []),
+    "push in two steps": (
+        "8piece", ["type:d2d4 h7h6", "drag:c1:h6", "click:g7"], ["d2d4", "h7h6", "c1h6,h6g7"], []),
+    "2019 jump in two steps": (
+        "8piece-2019", ["type:d2d3 g7g5", "drag:c1:g5", "click:h6"], ["d2d3", "g7g5", "c1g5,g5h6"], []),
+}
+
+
+@pytest.mark.skipif(IMPORT is None or XDOTOOL is None, reason="ImageMagick or xdotool not installed")
+@pytest.mark.parametrize("gesture", list(GESTURES))
+def test_human_enters_every_move_kind_with_the_mouse(gesture, tmp_path):
+    """The README's gestures, made with xdotool in XBoard 4.9.1 (Debian's default settings, e.g.
+    -sweepPromotions true): XBoard sends the engine the move, the engine accepts it (or, for the
+    dragged lancer, refuses it with the explanation), and the moves replay legally in the rules core."""
+    variant, steps, expected, answer = GESTURES[gesture]
+    try:
+        done = subprocess.run([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(HUMAN),
+                               str(tmp_path), variant, *steps], cwd=ROOT, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
+                              start_new_session=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the scripted human did not finish (files in {tmp_path})")
+    assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+    log = (tmp_path / "engine.log").read_text()
+    sent = [line.split("< usermove ", 1)[1] for line in log.splitlines() if "< usermove " in line]
+    assert sent == expected, f"files in {tmp_path}"
+    after_last = log.split(f"< usermove {expected[-1]}", 1)[1].splitlines()[1:]
+    replies = [line.split("> ", 1)[1] for line in after_last if " > " in line and "highlight" not in line]
+    for prefix, reply in zip(answer, replies):
+        assert reply.startswith(prefix), (replies, f"files in {tmp_path}")
+    assert len(replies) >= len(answer)
+    if not answer:
+        assert not [r for r in replies if r.startswith(("Illegal", "Error"))], replies
+        pos = Position(variant)
+        for move in expected:
+            pos.push_text(move)          # raises if the rules core disagrees with the engine
