@@ -29,6 +29,7 @@ Set XBOARD_E2E_SCREENSHOTS=DIR to also save a screenshot of the board 25 s into 
 imagemagick).
 """
 import os
+import pwd
 import re
 import shlex
 import shutil
@@ -885,3 +886,64 @@ def test_human_enters_every_move_kind_with_the_mouse(gesture, tmp_path):
         pos = Position(variant)
         for move in expected:
             pos.push_text(move)          # raises if the rules core disagrees with the engine
+
+
+# ------------------------------------------------------------------------------ the launcher
+def test_play_prints_the_xboard_command_for_each_variant(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    for variant, legality in (("8piece", "false"), ("fullcavalry", "false"), ("chess80", "true")):
+        out = subprocess.run([sys.executable, "-m", "xboard_engine", "play", variant, "--print", "--xboard",
+                              "/opt/xb", "--", "-tc", "5"], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        pictures = tmp_path / "xboard-engine" / "pieces-0.1.0"
+        assert shlex.split(out.stdout) == [
+            "/opt/xb", "-fcp", f"{sys.executable} -m xboard_engine", "-variant", variant,
+            "-testLegality", legality, "-pieceImageDirectory", str(pictures), "-saveSettingsOnExit", "false",
+            "-tc", "5"]
+        assert len(list(pictures.glob("*.svg"))) == 22
+
+
+def test_play_reports_a_missing_xboard_or_variant(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "xboard_engine", "play", "8piece", "--xboard", "/nonexistent"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr.split(":")[0]) == (2, "xboard-engine")
+    assert "cannot start XBoard" in out.stderr and "Traceback" not in out.stderr
+    out = subprocess.run([sys.executable, "-m", "xboard_engine", "play", "shogi"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "invalid choice: 'shogi'" in out.stderr
+
+
+@pytest.mark.skipif(XDOTOOL is None, reason="xdotool not installed")
+def test_play_starts_xboard_with_the_variant_and_leaves_the_settings_alone(tmp_path):
+    """`xboard-engine play 8piece` in a real XBoard: the engine is asked for the variant and sends its
+    setup; quitting XBoard (Ctrl+Q) leaves the user's ~/.xboardrc as it was.  XBoard finds that file
+    through the password database, not $HOME, so the test watches the real one."""
+    home = tmp_path / "home"
+    home.mkdir()
+    settings = Path(pwd.getpwuid(os.getuid()).pw_dir) / ".xboardrc"
+
+    def state():
+        return (settings.stat().st_mtime_ns, settings.read_bytes()) if settings.exists() else None
+
+    before = state()
+    log = tmp_path / "engine.log"
+    q = shlex.quote
+    script = f"""
+{q(sys.executable)} -m xboard_engine play 8piece --log {q(str(log))} -- -popupExitMessage false & pid=$!
+for i in $(seq 60); do grep -q '> setup' {q(str(log))} 2>/dev/null && break; sleep 0.5; done
+sleep 2
+{q(XDOTOOL or "xdotool")} mousemove 200 300 click 1
+sleep 0.5
+{q(XDOTOOL or "xdotool")} key ctrl+q
+wait $pid
+"""
+    env = dict(os.environ, HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    done = subprocess.run([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script], cwd=tmp_path,
+                          env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                          start_new_session=True)
+    assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+    text = log.read_text()
+    assert "< variant 8piece" in text and "> setup (PNBRQCDEFGHMOSJK" in text and "< accepted highlight" in text
+    assert state() == before, f"XBoard rewrote {settings}"

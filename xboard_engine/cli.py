@@ -1,7 +1,10 @@
 """xboard-engine: the XBoard/CECP engine for 8-Piece Chess, Full Cavalry, Chess80, chess and Chess960.
 
 Load it in XBoard or WinBoard as a CECP (protocol 2) engine; it reads commands on standard input
-and answers on standard output.  See the README for each variant's XBoard command line."""
+and answers on standard output.  See the README for each variant's XBoard command line.
+
+`xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
+(`xboard-engine play --help`)."""
 import argparse
 import os
 import sys
@@ -12,6 +15,11 @@ from .variant import variant_names
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["play"]:
+        from .launcher import main as play
+        return play(argv[1:])
     parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")

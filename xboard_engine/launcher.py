@@ -1,0 +1,88 @@
+"""``xboard-engine play VARIANT``: start XBoard with this engine, the variant, the engine's piece
+pictures and legality testing set as the variant needs, without touching the user's XBoard settings
+file (``-saveSettingsOnExit false``; everything else comes from the user's settings as usual)."""
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from typing import List, Optional
+
+from . import __version__
+from .variant import variant_names
+
+# Variants XBoard can check the moves of itself (with the `piece` commands the engine sends); in the
+# others XBoard would refuse legal moves, so its legality testing must be off (the engine's
+# highlighting still refuses drops on squares it did not mark).
+XBOARD_CHECKS_LEGALITY = ("normal", "fischerandom", "chess80")
+
+
+def find_xboard() -> Optional[str]:
+    found = shutil.which("xboard")
+    if found:
+        return found
+    path = "/usr/games/xboard"                 # Debian and Ubuntu install it here, outside PATH
+    return path if os.access(path, os.X_OK) else None
+
+
+def picture_directory() -> str:
+    """Where the piece pictures are written: the user's cache, one directory per engine version."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "xboard-engine", f"pieces-{__version__}")
+
+
+def xboard_arguments(variant: str, engine: str, pictures: str, extra: List[str]) -> List[str]:
+    """XBoard's arguments (after the program name) to play ``variant`` against ``engine``."""
+    return ["-fcp", engine, "-variant", variant,
+            "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
+            "-pieceImageDirectory", pictures, "-saveSettingsOnExit", "false"] + extra
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="xboard-engine play", description=__doc__,
+        epilog="Arguments after -- go to XBoard unchanged, e.g. -- -tc 5 -inc 2 -mode MachineWhite.")
+    parser.add_argument("variant", choices=variant_names(), metavar="VARIANT",
+                        help="one of: " + ", ".join(variant_names()))
+    parser.add_argument("--xboard", metavar="PATH", help="the XBoard program (default: found in PATH "
+                        "or /usr/games)")
+    parser.add_argument("--log", metavar="FILE", help="the engine records its dialogue with XBoard here")
+    parser.add_argument("--print", action="store_true", help="write the piece pictures, print the XBoard "
+                        "command line and exit (to copy into a script or XBoard's engine list)")
+    own, _, extra = _split(argv)
+    args = parser.parse_args(own)
+    engine = f"{shlex.quote(sys.executable)} -m xboard_engine"
+    if args.log:
+        engine += f" --log {shlex.quote(os.path.abspath(args.log))}"
+    pictures = picture_directory()
+    xboard = args.xboard or find_xboard()
+    command = [xboard or "xboard"] + xboard_arguments(args.variant, engine, pictures, extra)
+    from .images import write_xboard_images
+    try:
+        write_xboard_images(pictures)
+    except OSError as error:
+        sys.stderr.write(f"xboard-engine: cannot write the piece pictures: {error}\n")
+        return 2
+    if args.print:
+        print(shlex.join(command))
+        return 0
+    if xboard is None:
+        sys.stderr.write("xboard-engine: XBoard not found; install it (Debian, Ubuntu: "
+                         "sudo apt install xboard) or name it with --xboard PATH\n")
+        return 2
+    try:
+        return subprocess.call(command)
+    except OSError as error:
+        sys.stderr.write(f"xboard-engine: cannot start XBoard ({xboard}): {error}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _split(argv: List[str]):
+    """(our arguments, "--", XBoard's arguments)."""
+    if "--" in argv:
+        i = argv.index("--")
+        return argv[:i], "--", argv[i + 1:]
+    return argv, "", []
