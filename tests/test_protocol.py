@@ -292,8 +292,14 @@ def test_setboard_restores_rights_xboard_drops(engine):
     engine.send("force")
     engine.send("setboard jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w Kk - 0 1")
     assert engine.fen().split()[2] == "KQkq"
-    engine.send("setboard jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w Kk - 0 5")
-    assert engine.fen().split()[2] == "Kk"          # not a start position: rights as given
+    # Edit Position or a pasted position mid-game (XBoard 4.9.1 sent this after 1.e4 e5): the
+    # jailers are home, so their rights come back; a jailer that has left keeps its right lost
+    engine.send("setboard jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/JDSQKBNR w Kk - 0 1")
+    assert engine.fen().split()[2] == "KQkq"
+    engine.send("setboard 1fsqkbnr/jppp1ppp/8/4p3/4P3/8/PPPP1PPP/JDSQKBNR w Kk - 0 5")
+    assert engine.fen().split()[2] == "KQk"
+    engine.send("setboard jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/JDSQ1BNR b k - 1 2")
+    assert engine.fen().split()[2] == "kq"          # White's king is not home
 
 
 def test_unknown_command(engine):

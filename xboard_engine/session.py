@@ -367,10 +367,15 @@ class Session:
 
 
 def restore_start_castling(pos: Position, fen: str) -> Position:
-    """XBoard's FEN drops castling rights whose partner is not a rook (XBOARD.md).  A setboard of a
-    start array (White to move, move 1, nothing moved) gets the variant's full start rights."""
+    """XBoard's FEN drops castling rights whose partner is not a rook (XBOARD.md), in the positions
+    it sends at a game's start, after Edit Position and after pasting a position.  In the fixed
+    setups, a right whose partner is not a rook is restored where king and partner stand on their
+    start squares (an XBoard FEN cannot say whether it was lost); a random setup's start array (White
+    to move, move 1, nothing moved) gets the full start rights."""
     v = pos.variant
     fields = fen.split()
+    if v.setup == "fixed" and v.xboard_pieces:
+        return _restore_unwritable_rights(pos, fields)
     if pos.stm != 0 or pos.fullmove != 1 or pos.fen().split()[2] == "KQkq" or pos.ply:
         return pos
     placement = fields[0]
@@ -384,6 +389,33 @@ def restore_start_castling(pos: Position, fen: str) -> Position:
     full_fen = " ".join([placement, "w", "KQkq"] + fields[3:6])
     try:
         return Position.from_fen(full_fen, v.name)
+    except RulesError:
+        return pos
+
+
+def _restore_unwritable_rights(pos: Position, fields: List[str]) -> Position:
+    """``restore_start_castling`` in a fixed setup: add the K/Q rights XBoard cannot write."""
+    v = pos.variant
+    given = fields[2] if len(fields) > 2 else "-"
+    if not re.fullmatch(r"-|K?Q?k?q?", given):
+        return pos
+    start = Position(v.name)
+    rights = set(given) - {"-"}
+    for bit in range(4):
+        if not start.castling & (1 << bit):
+            continue
+        color, side = divmod(bit, 2)
+        partner = start.castle_partner[bit]
+        code = start.board[partner]
+        if v.kind_of[code].name == "rook" or pos.board[partner] != code \
+                or pos.kings[color] != start.kings[color]:
+            continue
+        rights.add("KQ"[side] if color == 0 else "kq"[side])
+    text = "".join(c for c in "KQkq" if c in rights) or "-"
+    if text == given:
+        return pos
+    try:
+        return Position.from_fen(" ".join(fields[:2] + [text] + fields[3:]), v.name)
     except RulesError:
         return pos
 
