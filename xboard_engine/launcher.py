@@ -32,11 +32,17 @@ def picture_directory() -> str:
     return os.path.join(cache, "xboard-engine", f"pieces-{__version__}")
 
 
+# XBoard shows this note over the board at every start unless the settings file says it was seen,
+# and the launcher does not let XBoard save its settings.
+FIRST_START_NOTE = "Right-clicking menu item or dialog text pops up help on it"
+
+
 def xboard_arguments(variant: str, engine: str, pictures: str, extra: List[str]) -> List[str]:
     """XBoard's arguments (after the program name) to play ``variant`` against ``engine``."""
     return ["-fcp", engine, "-variant", variant,
             "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
-            "-pieceImageDirectory", pictures, "-saveSettingsOnExit", "false"] + extra
+            "-pieceImageDirectory", pictures, "-saveSettingsOnExit", "false",
+            "-messageSuppress", FIRST_START_NOTE] + extra
 
 
 def main(argv: List[str]) -> int:
