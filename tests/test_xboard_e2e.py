@@ -855,6 +855,11 @@ GESTURES = {
         "8piece", ["type:d2d4 h7h6", "drag:c1:h6", "click:g7"], ["d2d4", "h7h6", "c1h6,h6g7"], []),
     "2019 jump in two steps": (
         "8piece-2019", ["type:d2d3 g7g5", "drag:c1:g5", "click:h6"], ["d2d3", "g7g5", "c1g5,g5h6"], []),
+    "Full Cavalry lancer click and pull": (
+        "fullcavalry", ["type:g1f3 g8f6", "clickpull:h1:g1:2"], ["g1f3", "g8f6", "h1g1c"], []),
+    "Chess80 Duke by pulling the pawn back once (legality testing on)": (
+        "chess80", ["type:h2h4 i7i5 h4i5 a7a6 i5i6 a6a5 i6j7 a5a4", "dragpull:j7:i8:1"],
+        "h2h4 i7i5 h4i5 a7a6 i5i6 a6a5 i6j7 a5a4 j7i8d".split(), []),
 }
 
 

@@ -1,5 +1,5 @@
 """A scripted human at XBoard's board: run inside an X display (xvfb-run), it starts XBoard with our
-engine in Edit Game mode, types moves, and drags or clicks pieces with xdotool where the board's
+engine in Edit Game mode (legality testing as `xboard-engine play` sets it), types moves, and drags or clicks pieces with xdotool where the board's
 squares are on the screen (found by their flat colours in a screenshot).  The engine's `--log` is
 the record the tests read.
 
@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY  # noqa: E402  (legality as `play` sets it)
 LIGHT, DARK = (0xd2, 0xe6, 0xc8), (0x6e, 0x96, 0x60)
 
 
@@ -34,7 +36,8 @@ class Board:
         (workdir / "settings").write_text("")
         args = [tool("xboard"), "-fcp", f"{sys.executable} -m xboard_engine --log {self.log}",
                 "-fd", str(ROOT), "-variant", variant, "-initialMode", "EditGame",
-                "-testLegality", "false", "-liteBackTextureFile", "", "-darkBackTextureFile", "",
+                "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
+                "-liteBackTextureFile", "", "-darkBackTextureFile", "",
                 "-lightSquareColor", "#%02x%02x%02x" % LIGHT, "-darkSquareColor", "#%02x%02x%02x" % DARK,
                 "-size", "72", "-showCoords", "false", "-saveSettingsOnExit", "false",
                 "-settingsFile", str(workdir / "settings"), "-popupExitMessage", "false",
