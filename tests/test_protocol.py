@@ -31,6 +31,7 @@ def test_handshake_features(engine):
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
     assert 'option="Setup number -spin -1 -1 3839"' in out
     for option in ('option="Hash -spin 64 1 2048"', 'option="Skill level -spin 20 0 20"',
+                   'option="Avoid pushes -check 0"',
                    'option="Nodes per move -spin 0 0 1000000000"', 'option="Clear Hash -button"'):
         assert option in out
     engine.send("accepted setboard")
@@ -199,6 +200,25 @@ def test_lancer_castle_turn_avoided_and_accepted_without_letter(engine):
         assert engine.engine_move() not in turned
         engine.send("force")
         engine.send("undo")
+
+
+def test_avoid_pushes_option_for_xboard_4_9_1(engine):
+    """Option "Avoid pushes" (XBoard 4.9.1 cannot draw a push): the seed's push mate on a1 is played
+    without it; with it the engine plays another move."""
+    mate = "8/8/8/3S4/8/p1K5/k7/7R w - - 0 1"
+    engine.setup("8piece", mate)
+    engine.send("sd 2")
+    engine.send("go")
+    assert "," in engine.engine_move()              # the push (sentry's two-leg move text)
+    engine.setup("8piece", mate)
+    engine.send("option Avoid pushes=1")
+    engine.send("sd 2")
+    engine.send("go")
+    move = engine.engine_move()
+    pos = Position.from_fen(mate, "8piece")
+    assert move in pos.legal_texts() and "," not in move
+    engine.send("option Avoid pushes=2")
+    assert engine.lines(engine.sync()) == ["Error (bad option value): Avoid pushes=2"]
 
 
 C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R {} KQkq - 0 1"

@@ -37,12 +37,17 @@ def picture_directory() -> str:
 FIRST_START_NOTE = "Right-clicking menu item or dialog text pops up help on it"
 
 
+# Variants with moves XBoard 4.9.1 cannot draw (pushes, 2019 edge captures): the engine avoids them.
+XBOARD_CANNOT_DRAW = ("8piece", "8piece-random", "8piece-2019")
+
+
 def xboard_arguments(variant: str, engine: str, pictures: str, extra: List[str]) -> List[str]:
     """XBoard's arguments (after the program name) to play ``variant`` against ``engine``."""
+    avoid = ["-firstOptions", "Avoid pushes=1"] if variant in XBOARD_CANNOT_DRAW else []
     return ["-fcp", engine, "-variant", variant,
             "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
             "-pieceImageDirectory", pictures, "-saveSettingsOnExit", "false",
-            "-messageSuppress", FIRST_START_NOTE] + extra
+            "-messageSuppress", FIRST_START_NOTE] + avoid + extra
 
 
 def main(argv: List[str]) -> int:

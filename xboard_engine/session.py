@@ -35,6 +35,8 @@ def last_setup_number() -> int:
 OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
     "Setup number": (-1, -1, last_setup_number()),
     "Castle with lancer turn": (0, None, None),
+    "Avoid pushes": (0, None, None),         # for XBoard 4.9.1, which cannot draw a push: play one
+                                             # (or a 2019 edge capture) only when nothing else is legal
     "Hash": (64, 1, 2048),                   # transposition table, MB (XBoard's `memory` too)
     "Skill level": (20, 0, 20),              # 20 = full strength; lower: shallower, noisier choice
     "Nodes per move": (0, 0, 1_000_000_000), # 0 = think by the clock; else a fixed search size and
@@ -327,12 +329,17 @@ class Session:
         return not self.force and not self.game_over and self.pos.stm == self.engine_side
 
     def avoided_moves(self) -> Tuple[Move, ...]:
-        """Castles that turn the lancer: XBoard relays them without the turn (XBOARD.md), so the
-        engine does not play them unless the option allows it."""
-        if self.options["Castle with lancer turn"] == "1" or not self.pos.variant.has_lancers:
+        """Legal moves the engine does not play while it has others: castles that turn the lancer
+        (XBoard relays them without the turn, XBOARD.md) unless option "Castle with lancer turn"
+        allows them, and with option "Avoid pushes" the pushes and 2019 edge captures XBoard 4.9.1
+        cannot draw."""
+        turns = self.options["Castle with lancer turn"] == "0" and self.pos.variant.has_lancers
+        pushes = self.options["Avoid pushes"] == "1"
+        if not turns and not pushes:
             return ()
         legal = self.pos.legal_moves()
-        avoided = tuple(m for m in legal if self.pos.castle_turns_partner(m))
+        avoided = tuple(m for m in legal if (turns and self.pos.castle_turns_partner(m))
+                        or (pushes and m.kind in (PUSH, EDGE)))
         return avoided if len(avoided) < len(legal) else ()
 
     # ------------------------------------------------------------------ clocks
