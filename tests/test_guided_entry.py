@@ -149,3 +149,18 @@ def test_chess960_castle_lands_on_the_partner(engine):
     start(engine, "fischerandom", "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1")
     # b1 and g1: the two castles (king onto its rook); c1 and e1: king steps
     assert answers(engine, "lift d1") == ["highlight 8/8/8/8/8/8/8/1YY1Y1Y1"]
+
+
+def test_R4_2_lifting_a_held_unit_says_which_jailer_holds_it(engine):
+    """R4.2: a held unit cannot move; XBoard shows nothing of the hold, so the engine says why no
+    square is marked (R4.3: the held king's side may pass, typed @@@@)."""
+    start(engine, "8piece", "4k3/8/8/8/3j4/3K4/8/8 w - - 0 1")
+    assert answers(engine, "lift d3") == [EMPTY, "telluser The jailer on d4 holds this unit: it cannot move (R4.2)."]
+    assert answers(engine, "lift d4") == [EMPTY]           # the enemy's jailer: not the mover's unit
+    engine.send("usermove @@@@")
+    assert engine.fen().split()[1] == "b"
+
+
+def test_an_unheld_unit_without_moves_gets_no_message(engine):
+    start(engine, "8piece")
+    assert answers(engine, "lift a1") == [EMPTY]           # the jailer is boxed in, not held

@@ -413,7 +413,9 @@ class Engine:
     def cmd_lift(self, arg: str) -> None:
         """XBoard's ``lift SQ`` (feature highlight=1): the lifted unit's legal targets."""
         with self.thinker.lock:
-            self.send(self.session.lift(arg.split()[0] if arg else ""))
+            lines = self.session.lift_lines(arg.split()[0] if arg else "")
+        for line in lines:
+            self.send(line)
 
     def cmd_put(self, arg: str) -> None:
         """XBoard's ``put SQ``: the pieces to choose from where the move needs a choice."""

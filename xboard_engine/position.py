@@ -12,7 +12,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from . import notation
 from .attacks import attacked
-from .board import EMPTY, OFF
+from .board import BLACK, EMPTY, OFF
 from .errors import EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError
 from .fen import read_fen, write_fen
 from .make import push_changes, update_pawn_history
@@ -114,6 +114,21 @@ class Position:
     def root_fen(self) -> str:
         """FEN of the position this game was set up from (before ``move_stack``)."""
         return self._root_fen
+
+    def holder_of(self, square: str) -> Optional[str]:
+        """R4.2: the square of an enemy jailer holding the unit on ``square``, or None (also for an
+        empty square or one not on the board)."""
+        v = self.v
+        sq = v.by_name.get(square)
+        code = self.board[sq] if sq is not None else 0
+        if not code or not v.has_jailers:
+            return None
+        side = 0 if code < BLACK else 1
+        jailers = v.jailer_codes[1 - side]
+        for step in v.orthogonal_steps:
+            if self.board[sq + step] in jailers:
+                return v.names[sq + step]
+        return None
 
     def move_text(self, m: Move) -> str:
         """Coordinate (protocol) text of legal move ``m``, e.g. ``e2e4``, ``c1h5,h5h6``."""

@@ -8,7 +8,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from .errors import RulesError
-from .board import FILE_LETTERS
+from .board import BLACK, FILE_LETTERS
 from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS, PUSH, Move
 from .pieces import FACING_LETTERS
 from .position import Position
@@ -271,6 +271,18 @@ class Session:
                 row += mark
             rows.append(row + (str(empty) if empty else ""))
         return "highlight " + "/".join(rows)
+
+    def lift_lines(self, square: str) -> List[str]:
+        """``lift``'s answer: the ``highlight`` line, and a ``telluser`` line saying why when the
+        lifted unit of the side to move is held by a jailer (R4.2): nothing on the board shows that."""
+        lines = [self.lift(square)]
+        v = self.pos.variant
+        sq = v.by_name.get(square)
+        code = self.pos.board[sq] if sq is not None else 0
+        holder = self.pos.holder_of(square) if code and (code < BLACK) == (self.pos.stm == 0) else None
+        if holder is not None and not self._landings(square):
+            lines.append(f"telluser The jailer on {holder} holds this unit: it cannot move (R4.2).")
+        return lines
 
     def lift(self, square: str) -> str:
         """The ``highlight`` line answering XBoard's ``lift``: where the lifted unit can go.
