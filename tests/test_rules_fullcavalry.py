@@ -143,6 +143,17 @@ def test_R3_4_lancer_check_through_friendly_units():
     assert pos.legal_texts() == {"e5d4", "e5e4", "e5f4", "e5e6", "e5f6"}
 
 
+def test_R3_4_double_check_ended_by_capturing_the_unit_the_lancer_jumps():
+    """R3.1 + R3.4: the b1 lancer (facing NE) checks the f5 king by jumping its own e4 pawn, which
+    checks too. Capturing that pawn ends both checks: the capturer now stands first on the lancer's
+    line. (Found in a 10+0.1 match: the referee had called Black's e8e4h illegal.)"""
+    pos = pos_("4gbn1/pp4pp/3p4/2p2kP1/2P1PP2/4B3/PP5P/1D1K4 b - - 0 21")
+    assert pos.is_check()
+    assert pos.legal_texts() == {"f5e6", "f5g4"} | {"e8e4"} | {"e8e4" + f for f in "cdefhmo"}
+    pos.push_text("e8e4h")
+    assert pos.fen().split()[:2] == ["5bn1/pp4pp/3p4/2p2kP1/2P1hP2/4B3/PP5P/1D1K4", "w"]
+
+
 def test_R3_4_enemy_unit_blocks_lancer():
     # the black pawn c5 is the first enemy unit on the line: no check, d5/f5 are free;
     # the pawn itself is pinned (c5c4 would expose the king)

@@ -67,7 +67,9 @@ def attacked(pos: "Position", x: int, by: int) -> bool:
 def evasion_squares(pos: "Position", x: int, by: int) -> Set[int]:
     """For a king on ``x`` in check from side ``by``, in a variant whose attacks are all leaps and
     rays (``ray_legality``): the squares a move of another unit must land on to end the check (the
-    checker's square and, for a ray, the squares between); empty for a double check."""
+    checker's square and, for a ray, the squares between).  For a double check, the squares that end
+    both: none, except where a lancer checks by jumping its own side's unit (R3.1, R3.4) and that unit
+    is the other checker, whose capture also blocks the lancer."""
     v = pos.v
     B = pos.board
     found: Set[int] = set()
@@ -75,7 +77,7 @@ def evasion_squares(pos: "Position", x: int, by: int) -> Set[int]:
     for s, codes in v.leap_attackers[by][x]:
         if B[s] in codes:
             count += 1
-            found = {s}
+            found = {s} if count == 1 else found & {s}
     lo, hi = (0, BLACK) if by == 0 else (BLACK, OFF)
     for d, sliders, lancer in v.ray_attackers[by][x]:
         s = x + d
@@ -93,8 +95,9 @@ def evasion_squares(pos: "Position", x: int, by: int) -> Set[int]:
                     break
         if t in sliders or (lancer and t == lancer):
             count += 1
-            found = set(range(x + d, s + d, d))
-    return found if count == 1 else set()
+            line = set(range(x + d, s + d, d))
+            found = line if count == 1 else found & line
+    return found
 
 
 def pins(pos: "Position", king: int, us: int) -> Dict[int, Set[int]]:
