@@ -6,6 +6,7 @@ import pytest
 
 from engine_driver import EngineProcess
 from xboard_engine import Position
+from xboard_engine.session import Session
 from xboard_engine.variant import get_variant, variant_names
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -31,7 +32,7 @@ def test_handshake_features(engine):
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
     assert 'option="Setup number -spin -1 -1 3839"' in out
     for option in ('option="Hash -spin 64 1 2048"', 'option="Skill level -spin 20 0 20"',
-                   'option="Avoid pushes -check 0"',
+                   'option="Avoid moves XBoard 4.9.1 misdraws -check 0"',
                    'option="Nodes per move -spin 0 0 1000000000"', 'option="Clear Hash -button"'):
         assert option in out
     engine.send("accepted setboard")
@@ -203,7 +204,7 @@ def test_lancer_castle_turn_avoided_and_accepted_without_letter(engine):
 
 
 def test_avoid_pushes_option_for_xboard_4_9_1(engine):
-    """Option "Avoid pushes" (XBoard 4.9.1 cannot draw a push): the seed's push mate on a1 is played
+    """Option "Avoid moves XBoard 4.9.1 misdraws" (XBoard 4.9.1 cannot draw a push): the seed's push mate on a1 is played
     without it; with it the engine plays another move."""
     mate = "8/8/8/3S4/8/p1K5/k7/7R w - - 0 1"
     engine.setup("8piece", mate)
@@ -211,14 +212,27 @@ def test_avoid_pushes_option_for_xboard_4_9_1(engine):
     engine.send("go")
     assert "," in engine.engine_move()              # the push (sentry's two-leg move text)
     engine.setup("8piece", mate)
-    engine.send("option Avoid pushes=1")
+    engine.send("option Avoid moves XBoard 4.9.1 misdraws=1")
     engine.send("sd 2")
     engine.send("go")
     move = engine.engine_move()
     pos = Position.from_fen(mate, "8piece")
     assert move in pos.legal_texts() and "," not in move
-    engine.send("option Avoid pushes=2")
-    assert engine.lines(engine.sync()) == ["Error (bad option value): Avoid pushes=2"]
+    engine.send("option Avoid moves XBoard 4.9.1 misdraws=2")
+    assert engine.lines(engine.sync()) == ["Error (bad option value): Avoid moves XBoard 4.9.1 misdraws=2"]
+
+
+def test_misdrawn_moves_include_random_setup_castles_with_a_jailer():
+    """XBoard 4.9.1 draws an 8piece-random castle with a jailer as the king taking its jailer (and
+    later forfeits the jailer's legal move): with the option the engine avoids it, not the rook's."""
+    session = Session()
+    session.reset("8piece-random")
+    session.setboard(session.board_from_fen("jgkbsnrq/pppppppp/8/8/8/8/PPPPPPPP/J3K2R w KQkq - 0 1"))
+    castles = {session.pos.move_text(m) for m in session.pos.legal_moves() if m.kind == 3}
+    assert castles == {"e1h1", "e1a1"}
+    assert session.avoided_moves() == ()
+    session.set_option("Avoid moves XBoard 4.9.1 misdraws", "1")
+    assert [session.pos.move_text(m) for m in session.avoided_moves()] == ["e1a1"]
 
 
 C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R {} KQkq - 0 1"

@@ -35,8 +35,9 @@ def last_setup_number() -> int:
 OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
     "Setup number": (-1, -1, last_setup_number()),
     "Castle with lancer turn": (0, None, None),
-    "Avoid pushes": (0, None, None),         # for XBoard 4.9.1, which cannot draw a push: play one
-                                             # (or a 2019 edge capture) only when nothing else is legal
+    # Pushes, 2019 edge captures and 8piece-random castles with a jailer, which XBoard 4.9.1 draws
+    # wrong (and later forfeits a legal move over): played only when nothing else is legal.
+    "Avoid moves XBoard 4.9.1 misdraws": (0, None, None),
     "Hash": (64, 1, 2048),                   # transposition table, MB (XBoard's `memory` too)
     "Skill level": (20, 0, 20),              # 20 = full strength; lower: shallower, noisier choice
     "Nodes per move": (0, 0, 1_000_000_000), # 0 = think by the clock; else a fixed search size and
@@ -343,15 +344,19 @@ class Session:
     def avoided_moves(self) -> Tuple[Move, ...]:
         """Legal moves the engine does not play while it has others: castles that turn the lancer
         (XBoard relays them without the turn, XBOARD.md) unless option "Castle with lancer turn"
-        allows them, and with option "Avoid pushes" the pushes and 2019 edge captures XBoard 4.9.1
-        cannot draw."""
+        allows them, and with option "Avoid moves XBoard 4.9.1 misdraws" the pushes, 2019 edge
+        captures and random-setup castles with a partner other than a rook, which 4.9.1 draws wrong."""
         turns = self.options["Castle with lancer turn"] == "0" and self.pos.variant.has_lancers
-        pushes = self.options["Avoid pushes"] == "1"
-        if not turns and not pushes:
+        misdrawn = self.options["Avoid moves XBoard 4.9.1 misdraws"] == "1"
+        if not turns and not misdrawn:
             return ()
-        legal = self.pos.legal_moves()
-        avoided = tuple(m for m in legal if (turns and self.pos.castle_turns_partner(m))
-                        or (pushes and m.kind in (PUSH, EDGE)))
+        pos = self.pos
+        v = pos.variant
+        legal = pos.legal_moves()
+        avoided = tuple(m for m in legal if (turns and pos.castle_turns_partner(m))
+                        or (misdrawn and (m.kind in (PUSH, EDGE) or (
+                            m.kind == CASTLE and v.chess960_style
+                            and v.kind_of[pos.board[m.square2]].name != "rook"))))
         return avoided if len(avoided) < len(legal) else ()
 
     # ------------------------------------------------------------------ clocks
