@@ -41,13 +41,21 @@ def test_handshake_features(engine):
 
 
 # How XBoard hosts each variant (shared/XBOARD.md): piece-to-char table, parent, extra piece lines.
+# `piece` lines in XBoard's Betza: a lancer facing N is a slider forward for White (f = north) and
+# backward for Black (XBoard turns Black's directions round); Betza cannot say that it jumps its own
+# units, holds (jailer), pushes (sentry) or jump captures (2019 sentry): those are moves to empty
+# squares only.
+LANCERS = ["piece C fR", "piece c bR", "piece D frB", "piece d blB", "piece E rR", "piece e lR",
+           "piece F brB", "piece f flB", "piece G bR", "piece g fR", "piece H blB", "piece h frB",
+           "piece M lR", "piece m rR", "piece O flB", "piece o brB"]
+EIGHT_PIECE = ["piece J& mR"] + LANCERS + ["piece S& mB"]
 HOSTING = {
     "chess80": ("PNBRQ..................DKpnbrq..................dk", "fairy",
                 ["piece D& WFAD", "piece K KisO2isO3isO4irO5", "piece k KisO2isO3isO4ilO5"]),
-    "fullcavalry": ("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", []),
-    "8piece": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
-    "8piece-random": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
-    "8piece-2019": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", []),
+    "fullcavalry": ("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", LANCERS),
+    "8piece": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", EIGHT_PIECE),
+    "8piece-random": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", EIGHT_PIECE),
+    "8piece-2019": ("PNBRQCDEFGHMOSJKpnbrqcdefghmosjk", "lion", EIGHT_PIECE),
 }
 
 

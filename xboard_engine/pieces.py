@@ -35,6 +35,9 @@ class PieceKind(NamedTuple):
     slides: Tuple[Step, ...] = ()
     royal: bool = False
     value: int = 0               # centipawns, for move ordering and evaluation
+    # XBoard's Betza notation of the moves, as far as it can describe them (told to XBoard with
+    # `piece`); empty for the pieces XBoard knows and for the lancer (per facing: lancer_betza)
+    betza: str = ""
 
 
 PIECE_KINDS: Dict[str, PieceKind] = {p.name: p for p in (
@@ -45,9 +48,22 @@ PIECE_KINDS: Dict[str, PieceKind] = {p.name: p for p in (
     PieceKind("queen", "Q", LEAPER_SLIDER, slides=ORTHOGONAL + DIAGONAL, value=900),
     PieceKind("king", "K", LEAPER_SLIDER, leaps=KING_LEAPS, royal=True),
     # R6.1: Betza WFAD.
-    PieceKind("duke", "D", LEAPER_SLIDER, leaps=KING_LEAPS + TWO_STEPS, value=650),
-    PieceKind("jailer", "J", JAILER, slides=ORTHOGONAL, value=370),
-    PieceKind("sentry", "S", SENTRY_PUSH, slides=DIAGONAL, value=280),
-    PieceKind("sentry2019", "S", SENTRY_JUMP, slides=DIAGONAL, value=230),
+    PieceKind("duke", "D", LEAPER_SLIDER, leaps=KING_LEAPS + TWO_STEPS, value=650, betza="WFAD"),
+    # Betza has no word for a hold (R4.2), a push (R8) or the 2019 jump capture (R9): these say
+    # only the moves to empty squares.
+    PieceKind("jailer", "J", JAILER, slides=ORTHOGONAL, value=370, betza="mR"),
+    PieceKind("sentry", "S", SENTRY_PUSH, slides=DIAGONAL, value=280, betza="mB"),
+    PieceKind("sentry2019", "S", SENTRY_JUMP, slides=DIAGONAL, value=230, betza="mB"),
     PieceKind("lancer", "L", LANCER, value=475),
 )}
+
+# Betza direction prefixes of the facings N NE E SE S SW W NW as White sees them (f = north).
+_FACING_BETZA = ("fR", "frB", "rR", "brB", "bR", "blB", "lR", "flB")
+
+
+def lancer_betza(facing: int, white: bool) -> str:
+    """The Betza notation of a lancer facing ``facing`` (index into FACINGS): a slider along it.
+    XBoard turns a black piece's directions round (f = south), so Black's are taken from the
+    opposite facing.  Betza cannot say that a lancer jumps its own units (R3.1): XBoard is told a
+    slider that stops at them."""
+    return _FACING_BETZA[facing if white else (facing + 4) % 8]

@@ -14,7 +14,8 @@ from .behaviours import BEHAVIOURS, Behaviour
 from .board import BLACK, EMPTY, OFF, Board
 from .errors import InvalidFenError, UnknownVariantError
 from .evaluation import piece_square_tables
-from .pieces import FACING_LETTERS, JAILER, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind
+from .pieces import (FACING_LETTERS, JAILER, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind,
+                     lancer_betza)
 
 __all__ = ["Variant", "get_variant", "variant_names", "EMPTY", "BLACK", "OFF"]
 
@@ -72,10 +73,11 @@ class Variant(Board):
         # How XBoard hosts the variant (`setup` and `piece` commands); empty for XBoard's own variants.
         self.xboard_pieces = spec.get("xboard_pieces", "")
         self.xboard_parent = spec.get("xboard_parent", "")
-        self.xboard_piece_lines = [line.strip() for line in spec.get("xboard_piece_lines", "").split("|")
-                                   if line.strip()]
         kinds = [PIECE_KINDS[n] for n in spec["pieces"].split()]
         self.kinds = kinds
+        self.xboard_piece_lines = _piece_lines(kinds) + \
+            [line.strip() for line in spec.get("xboard_piece_lines", "").split("|") if line.strip()] \
+            if self.xboard_pieces else []
         # Centipawn values where the variant's text differs from the piece kind's default.
         words = spec.get("piece_values", "").split()
         self.piece_values = {name: int(value) for name, value in zip(words[::2], words[1::2])}
@@ -245,6 +247,20 @@ class Variant(Board):
     @property
     def setup_count(self) -> int:
         return {"fixed": 1, "chess960": 960, "8piece-random": 3840}[self.setup]
+
+
+def _piece_lines(kinds: Sequence[PieceKind]) -> List[str]:
+    """XBoard `piece` lines teaching it the moves of the variant's fairy pieces (engine-intf.html:
+    used for highlighting, SAN and, with legality testing on, validation)."""
+    lines = []
+    for kind in kinds:
+        if kind.behaviour == LANCER:
+            for facing, letter in enumerate(FACING_LETTERS):
+                lines.append(f"piece {letter} {lancer_betza(facing, True)}")
+                lines.append(f"piece {letter.lower()} {lancer_betza(facing, False)}")
+        elif kind.betza:
+            lines.append(f"piece {kind.letter}& {kind.betza}")
+    return lines
 
 
 def chess960_back_rank(number: int) -> str:
