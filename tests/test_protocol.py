@@ -319,7 +319,10 @@ def test_setboard_valid_and_invalid(engine):
     engine.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - x 1")
     engine.send("setboard this is not a fen")
     engine.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1")
-    assert engine.lines(engine.sync()) == ["tellusererror Illegal position"] * 3
+    assert engine.lines(engine.sync()) == [
+        "tellusererror Illegal position (move counters must be numbers); the engine keeps its position",
+        "tellusererror Illegal position (board needs 8 ranks, got 1); the engine keeps its position",
+        "tellusererror Illegal position (white must have exactly one king); the engine keeps its position"]
     assert engine.fen() == fen
 
 

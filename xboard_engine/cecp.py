@@ -40,6 +40,8 @@ class Engine:
         self.thinker = Thinker(self.session, self.send, lambda text: self._log("!", text))
         self.cores = 1
         self._arrived = time.perf_counter()     # when the command being executed was read
+        # whether the command before this one was a `usermove` the engine refused (see cmd_go)
+        self._refused, self._after_refusal = False, False
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
@@ -103,6 +105,7 @@ class Engine:
             return True
         parts = line.split(None, 1)
         cmd, arg = parts[0], (parts[1].strip() if len(parts) > 1 else "")
+        self._after_refusal, self._refused = self._refused, False
         if cmd == "quit":
             return False
         handler = self.COMMANDS.get(cmd)
@@ -175,11 +178,13 @@ class Engine:
     def cmd_setboard(self, arg: str) -> None:
         try:
             pos = self.session.board_from_fen(arg)
-        except RulesError:
-            self.send("tellusererror Illegal position")
+        except RulesError as error:
+            reason = str(error).split(":")[0][:80]
+            self.send(f"tellusererror Illegal position ({reason}); the engine keeps its position")
             return
         self._stop()
-        self.session.setboard(pos)
+        for line in self.session.setboard(pos):
+            self.send(line)
         self._analyze_again()
 
     def cmd_usermove(self, arg: str) -> None:
@@ -191,6 +196,7 @@ class Engine:
             if hint:
                 self.send(f"telluser {hint}")
             self.send(f"Illegal move: {arg[:80]}")
+            self._refused = True
             self._analyze_again()
             return
         if not self.thinker.analyzing:
@@ -198,6 +204,15 @@ class Engine:
         self.thinker.maybe_think(self._arrived)
 
     def cmd_go(self, arg: str) -> None:
+        """Play the side to move.  Except right after a refused ``usermove``: XBoard sends the
+        first move of a game that began with ``setboard`` (a loaded position, Chess960) followed
+        at once by ``go``, before it reads the refusal, meaning "now play the other side".  Taken
+        literally, the engine would move for the human while XBoard waits for its reply: so the
+        engine takes the side the refused move would have handed the move to, and waits."""
+        if self._after_refusal:
+            self._log("!", "go right after a refused move: the engine plays the side not to move")
+            self.cmd_playother(arg)
+            return
         self._stop()
         over = self.session.go()
         if over:

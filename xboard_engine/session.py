@@ -130,10 +130,37 @@ class Session:
         """The position of a ``setboard``; raises RulesError for a FEN the variant does not accept."""
         return restore_start_castling(Position.from_fen(fen, self.variant), fen)
 
-    def setboard(self, pos: Position) -> None:
+    def setboard(self, pos: Position) -> List[str]:
+        """``setboard``; returns the `setup` lines that make XBoard 4.9.1 show this position (see
+        ``_redraw_lines``)."""
+        lines = self._redraw_lines(pos)
         self.pos = pos
         self.game_over = False
         self.exclude = []
+        return lines
+
+    def _redraw_lines(self, pos: Position) -> List[str]:
+        """XBoard 4.9.1, loading a position (or a game without moves) mid-session in a variant it
+        hosts by `setup`, resets the game and sends `new`, `variant` and then `setboard` at once;
+        the engine's answer to `variant`, a `setup` with the start array, arrives after XBoard has
+        drawn the loaded position and makes it draw the start array instead (backend.c: the parent
+        variant changes, so the board is re-initialised), while the engine plays on from the
+        loaded one.  A `setup` of another parent and then the true one, both with the loaded
+        position, make it re-initialise twice and keep that position.  Sent for a ``setboard``
+        that follows a `setup` before any move, with White to move (XBoard ignores a `setup` once
+        it has a move, which a position with Black to move counts as) and a different placement;
+        XBoard ignores `setup` from the second engine and, in its development version, keeps the
+        position it shows."""
+        v = get_variant(self.variant)
+        if not v.xboard_pieces or self._announced is None or self._moved_since_setup \
+                or self._announced[0] != self.variant or pos.stm != 0:
+            return []
+        fen = pos.fen()
+        if fen.split()[0] == self._announced[1].split()[0]:
+            return []
+        other = "lion" if v.xboard_parent != "lion" else "fairy"
+        head = f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_"
+        return [f"{head}{other} {fen}", f"{head}{v.xboard_parent} {fen}"]
 
     def set_side_to_move(self, side: int) -> bool:
         """Legacy ``white``/``black``: ``side`` moves, the engine plays the other side.  False when
@@ -302,7 +329,7 @@ class Session:
         self._entry = (square, None)
         marks: Dict[int, str] = {}
         for landing, moves in self._landings(square).items():
-            if any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1:
+            if _goes_on(moves):
                 marks[landing] = "C"
             elif len({m.placed for m in moves if m.kind == NORMAL}) > 1:
                 marks[landing] = "M"
@@ -326,7 +353,7 @@ class Session:
         if landing is None:
             return None
         moves = self._landings(lifted).get(landing, [])
-        if any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1:
+        if _goes_on(moves):
             self._entry = (lifted, square)
             return None
         placed = list(dict.fromkeys(m.placed for m in moves if m.kind == NORMAL))
@@ -388,6 +415,12 @@ class Session:
         """Soft and hard limits of the next move (timeman)."""
         clock = Clock(self.mps, self.base, self.inc, self.st)
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
+
+
+def _goes_on(moves: List[Move]) -> bool:
+    """Whether moves dropped on one square need a second leg in XBoard: a 2019 jump over the unit
+    there, or a push whose pushed unit has more than one destination."""
+    return any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1
 
 
 def restore_start_castling(pos: Position, fen: str) -> Position:
