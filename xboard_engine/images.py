@@ -11,7 +11,7 @@ to XBoard's own set.  Every variant's fairy pieces sit in different slots, so on
 """
 import math
 import os
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .pieces import FACING_NAMES, LANCER
 from .variant import get_variant, variant_names
@@ -137,15 +137,23 @@ def xboard_slots() -> Dict[str, List[Tuple[str, str]]]:
             continue
         white_half = v.xboard_pieces[:len(v.xboard_pieces) // 2]
         for slot, letter in enumerate(white_half[:-1]):
-            if letter == "." or letter in ORTHODOX_LETTERS:
-                continue
-            kind = v.kind_of[v.code_of[letter]]
-            if kind.behaviour == LANCER:
-                picture = "lancer-" + FACING_NAMES[v.facing[v.code_of[letter]]]
-            else:
-                picture = kind.name.replace("2019", "")
-            slots.setdefault(XBOARD_SLOT_IMAGES[slot], []).append((name, picture))
+            picture = picture_name(name, letter) if letter != "." else None
+            if picture is not None:
+                slots.setdefault(XBOARD_SLOT_IMAGES[slot], []).append((name, picture))
     return slots
+
+
+def picture_name(variant: str, letter: str) -> Optional[str]:
+    """The drawing of the unit with FEN ``letter`` (either case) in ``variant``: ``duke``, ``jailer``,
+    ``sentry`` or ``lancer-FACING``; None for the orthodox pieces (XBoard's own pictures)."""
+    if letter.upper() in ORTHODOX_LETTERS:
+        return None
+    v = get_variant(variant)
+    code = v.code_of[letter.upper()]
+    kind = v.kind_of[code]
+    if kind.behaviour == LANCER:
+        return "lancer-" + FACING_NAMES[v.facing[code]]
+    return kind.name.replace("2019", "")
 
 
 def drawing(name: str, white: bool) -> str:
