@@ -44,7 +44,8 @@ import pytest
 from xboard_engine import Position
 from xboard_engine.launcher import XBOARD_CANNOT_DRAW
 from xboard_engine.launcher import FIRST_START_NOTE
-from xboard_records import (CONVERT, DARK_SQUARE, IMPORT, LIGHT_SQUARE, XBOARD, XVFB_RUN, SquarePictures,
+from xboard_records import (CONVERT, DARK_SQUARE, IMPORT, LIGHT_SQUARE, RSVG_CONVERT, XBOARD, XVFB_RUN,
+                            SquarePictures,
                             colours, find_program, parse_engine_log, parse_pgn, pieces, ppm, replay_log_game,
                             replay_pgn_game, run_session, same_moves, start_position, xboard_board,
                             xboard_lost_the_unit, xboard_shows)
@@ -401,7 +402,8 @@ wait $pid
     assert not trouble, "\n".join(trouble[:20])
 
 
-@pytest.mark.skipif(IMPORT is None or CONVERT is None, reason="ImageMagick not installed (CI installs it)")
+@pytest.mark.skipif(IMPORT is None or CONVERT is None or RSVG_CONVERT is None,
+                    reason="ImageMagick or librsvg's rsvg-convert not installed (CI installs them)")
 @pytest.mark.parametrize("variant", ["8piece", "fullcavalry", "chess80"])
 def test_xboard_shows_the_engines_piece_pictures(variant, tmp_path):
     """XBoard 4.9.1 started with `-pieceImageDirectory` of the engine's pictures

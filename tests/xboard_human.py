@@ -1,25 +1,40 @@
 """A scripted human at XBoard's board: run inside an X display (xvfb-run), it starts XBoard with our
-engine in Edit Game mode (legality testing as `xboard-engine play` sets it), types moves, and drags or clicks pieces with xdotool where the board's
-squares are on the screen (found by their flat colours in a screenshot).  The engine's `--log` is
-the record the tests read.
+engine, types moves, and drags or clicks pieces with xdotool where the board's squares are on the
+screen (found by their flat colours in a screenshot).  The engine's `--log` is the record the tests
+read.
+
+Gestures in Edit Game mode (legality testing as `xboard-engine play` sets it):
 
     xvfb-run -a python tests/xboard_human.py WORKDIR VARIANT "type:d2d4 h7h6" "drag:c1:h6" "click:g7"
+
+Games against the engine (XBoard started as `xboard-engine play VARIANT` starts it, the engine playing
+at a fixed number of nodes per move): for each episode of the JSON file, File > Load Position of the
+episode's FEN (White to move; XBoard is then in Edit Game mode), the steps (White's move), Mode >
+Machine Black (XBoard 4.9.1 refuses it while White is to move) unless the engine refused the move,
+once the engine has answered the steps of "then" if any (White's next move, now in Machine Black
+mode) and the engine's answer, then a screenshot (WORKDIR/episode-N.ppm) and Action > Resign, so
+that XBoard saves the game (WORKDIR/games.pgn):
+
+    xvfb-run -a python tests/xboard_human.py WORKDIR VARIANT --episodes EPISODES.json
 
 Steps: ``type:MOVES`` (typed, Return after each), ``drag:FROM:TO``, ``click:SQ``,
 ``clickpull:FROM:TO:N`` (click FROM, press on TO, pull the mouse N steps of 30 pixels down,
 release), ``dragpull:FROM:TO:N`` (press on FROM, pull N steps down, move to TO, release).
 """
+import json
 import os
+import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Tuple
+from typing import Callable, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY  # noqa: E402  (legality as `play` sets it)
+from xboard_engine.launcher import XBOARD_CANNOT_DRAW, XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
 LIGHT, DARK = (0xd2, 0xe6, 0xc8), (0x6e, 0x96, 0x60)
+NODES_PER_MOVE = 3000            # the engine's answers: quick, and the same in every run
 
 
 def tool(name: str) -> str:
@@ -30,22 +45,35 @@ def tool(name: str) -> str:
 
 
 class Board:
-    def __init__(self, workdir: Path, variant: str, files: int, ranks: int) -> None:
+    def __init__(self, workdir: Path, variant: str, files: int, ranks: int, against_engine: bool = False) -> None:
         self.workdir, self.files, self.ranks = workdir, files, ranks
         self.log = workdir / "engine.log"
         (workdir / "settings").write_text("")
-        args = [tool("xboard"), "-fcp", f"{sys.executable} -m xboard_engine --log {self.log}",
-                "-fd", str(ROOT), "-variant", variant, "-initialMode", "EditGame",
-                "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
-                "-liteBackTextureFile", "", "-darkBackTextureFile", "",
-                "-lightSquareColor", "#%02x%02x%02x" % LIGHT, "-darkSquareColor", "#%02x%02x%02x" % DARK,
-                "-size", "72", "-showCoords", "false", "-saveSettingsOnExit", "false",
-                "-settingsFile", str(workdir / "settings"), "-popupExitMessage", "false",
-                "-debug", "-nameOfDebugFile", str(workdir / "xboard.debug")]
+        engine = f"{sys.executable} -m xboard_engine --log {self.log}"
+        # flat square colours (found in screenshots), no coordinates, arrows or move highlights drawn
+        # over the squares, no settings saved
+        looks = ["-liteBackTextureFile", "", "-darkBackTextureFile", "",
+                 "-lightSquareColor", "#%02x%02x%02x" % LIGHT, "-darkSquareColor", "#%02x%02x%02x" % DARK,
+                 "-size", "72", "-showCoords", "false", "-highlightLastMove", "false",
+                 "-highlightMoveWithArrow", "false", "-saveSettingsOnExit", "false",
+                 "-settingsFile", str(workdir / "settings"), "-popupExitMessage", "false",
+                 "-debug", "-nameOfDebugFile", str(workdir / "xboard.debug"), "-fd", str(ROOT)]
+        if against_engine:          # as `xboard-engine play` starts it
+            options = "Nodes per move=%d" % NODES_PER_MOVE
+            if variant in XBOARD_CANNOT_DRAW:
+                options = "Avoid moves XBoard 4.9.1 misdraws=1," + options
+            args = [tool("xboard")] + xboard_arguments(variant, engine, str(workdir / "pieces"), looks + [
+                "-firstOptions", options, "-saveGameFile", str(workdir / "games.pgn")])
+            from xboard_engine.images import write_xboard_images
+            write_xboard_images(str(workdir / "pieces"))
+        else:
+            args = [tool("xboard"), "-fcp", engine, "-variant", variant, "-initialMode", "EditGame",
+                    "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false"] + looks
+        (workdir / "xboard.command").write_text(shlex.join(args) + "\n")
         self.xboard = subprocess.Popen(args, stdout=open(workdir / "xboard.out", "w"),
                                        stderr=subprocess.STDOUT, env=dict(os.environ, HOME=str(workdir)))
         for _ in range(120):
-            if self.log.exists() and "< force" in self.log.read_text():
+            if self.log.exists() and "> pong" in self.log.read_text():
                 break
             time.sleep(0.25)
         time.sleep(2)
@@ -124,34 +152,113 @@ class Board:
             self.xdo("key", "Return")
             time.sleep(0.8)
 
+    def key(self, name: str) -> None:
+        """A key press on the board window (the pointer rests on the board: no window manager)."""
+        self.move_to(int(self.left + self.pitch_x / 2), int(self.top + self.pitch_y / 2), 0.2)
+        self.xdo("key", name)
+
+    def screenshot(self, path: Path) -> None:
+        subprocess.run([tool("import"), "-window", "root", "-depth", "8", str(path)], check=True)
+
+    def load_position(self, fen_file: Path) -> None:
+        """File > Load Position (Ctrl+Shift+O) of ``fen_file``: in GTK's file chooser, Ctrl+L opens
+        the location line, which swallows a path's first slash (seen every time): typed twice."""
+        self.key("ctrl+shift+o")
+        wait_for(lambda: subprocess.run([tool("xdotool"), "search", "--onlyvisible", "--name",
+                                         "Load position file name"], capture_output=True).returncode == 0,
+                 15, "no Load Position dialog")
+        time.sleep(0.7)
+        self.move_to(450, 300)
+        self.xdo("click", 1)            # the dialog takes the keys once clicked
+        time.sleep(0.5)
+        self.xdo("key", "ctrl+l")
+        time.sleep(1)
+        self.xdo("type", "--delay", "30", "/" + str(fen_file))
+        time.sleep(0.4)
+        self.xdo("key", "Return")
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
     def close(self) -> None:
         self.xboard.kill()
         self.xboard.wait()
 
 
+def wait_for(condition: Callable[[], bool], seconds: float, failure: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(failure)
+        time.sleep(0.25)
+
+
+def answered(log: str) -> bool:
+    """The engine has answered the human's last move: with its own move or a refusal."""
+    last = log.rfind("< usermove ")
+    return last >= 0 and any(mark in log[last:] for mark in ("> move ", "> Illegal move"))
+
+
+def play_episodes(board: Board, episodes: List[dict]) -> None:
+    for n, episode in enumerate(episodes):
+        fen_file = board.workdir / f"episode-{n}.fen"
+        fen_file.write_text(episode["fen"] + "\n")
+        setboards = board.log_text().count("< setboard ")
+        board.load_position(fen_file)
+        wait_for(lambda: board.log_text().count("< setboard ") > setboards, 20,
+                 f"episode {n}: XBoard sent no setboard")
+        time.sleep(1)
+        moves = board.log_text().count("< usermove ")
+        run_steps(board, episode["steps"])     # in Edit Game mode, as XBoard is after loading
+        wait_for(lambda: board.log_text().count("< usermove ") > moves, 20,
+                 f"episode {n}: the move did not reach the engine")
+        time.sleep(1)
+        if "> Illegal move" not in board.log_text().rsplit("< usermove ", 1)[1]:
+            board.key("ctrl+b")         # Mode > Machine Black: the engine answers
+            wait_for(lambda: answered(board.log_text()), 30, f"episode {n}: no answer from the engine")
+            time.sleep(1.5)
+            if episode.get("then"):     # White's next move, now against the engine
+                moves = board.log_text().count("< usermove ")
+                run_steps(board, episode["then"])
+                wait_for(lambda: board.log_text().count("< usermove ") > moves and answered(board.log_text()),
+                         30, f"episode {n}: no answer to the second move")
+                time.sleep(1.5)
+        board.screenshot(board.workdir / f"episode-{n}.ppm")
+        board.key("F9")                 # Action > Resign: XBoard saves the game
+        time.sleep(1.5)
+
+
+def run_steps(board: Board, steps: List[str]) -> None:
+    for step in steps:
+        kind, _, rest = step.partition(":")
+        parts = rest.split(":")
+        if kind == "type":
+            board.type_moves(rest)
+        elif kind == "drag":
+            board.drag(*parts)
+        elif kind == "click":
+            board.click(parts[0])
+        elif kind == "clickpull":
+            board.clickpull(parts[0], parts[1], int(parts[2]))
+        elif kind == "dragpull":
+            board.dragpull(parts[0], parts[1], int(parts[2]))
+        else:
+            raise SystemExit(f"unknown step {step!r}")
+        time.sleep(1.5)
+
+
 def main(argv) -> int:
     workdir, variant, steps = Path(argv[0]), argv[1], argv[2:]
     files = 10 if variant == "chess80" else 8
-    board = Board(workdir, variant, files, 8)
+    episodes = steps[0] == "--episodes"
+    board = Board(workdir, variant, files, 8, against_engine=episodes)
     try:
         board.click("d5" if variant != "chess80" else "e5")     # focus the board (an empty square)
         time.sleep(0.5)
-        for step in steps:
-            kind, _, rest = step.partition(":")
-            parts = rest.split(":")
-            if kind == "type":
-                board.type_moves(rest)
-            elif kind == "drag":
-                board.drag(*parts)
-            elif kind == "click":
-                board.click(parts[0])
-            elif kind == "clickpull":
-                board.clickpull(parts[0], parts[1], int(parts[2]))
-            elif kind == "dragpull":
-                board.dragpull(parts[0], parts[1], int(parts[2]))
-            else:
-                raise SystemExit(f"unknown step {step!r}")
-            time.sleep(1.5)
+        if episodes:
+            play_episodes(board, json.loads(Path(steps[1]).read_text()))
+        else:
+            run_steps(board, steps)
     finally:
         board.close()
     return 0
