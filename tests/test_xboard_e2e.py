@@ -555,3 +555,34 @@ wait $pid
     text = log.read_text()
     assert "< variant 8piece" in text and "> setup (PNBRQCDEFGHMOSJK" in text and "< accepted highlight" in text
     assert state() == before, f"XBoard rewrote {settings}"
+
+
+@pytest.mark.parametrize("variant", ["8piece", "chess80"])
+def test_engine_list_line_starts_the_variant_in_xboard(variant, tmp_path):
+    """`xboard-engine play VARIANT --engine-line` prints a line for XBoard's engine list; registered
+    there (-firstChessProgramNames, as Engine > Edit Engine List stores it), XBoard lists it as
+    "xboard-engine (VARIANT)" and `-fe` with that name starts the engine in the variant with the
+    options of the line."""
+    log = tmp_path / "engine.log"
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    line = subprocess.run([sys.executable, "-m", "xboard_engine", "play", variant, "--engine-line", "--log",
+                           str(log)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60).stdout.strip()
+    assert line.startswith('"xboard-engine" -fcp ') and f"-variant {variant} " in line
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "settings").write_text("")
+    xboard = [XBOARD, "-firstChessProgramNames", "{" + line + "\n}", "-fe", f"xboard-engine ({variant})",
+              "-saveSettingsOnExit", "false", "-settingsFile", str(tmp_path / "settings"),
+              "-popupExitMessage", "false"]
+    q = shlex.quote
+    script = f"""
+{shlex.join(xboard)} & pid=$!
+for i in $(seq 60); do grep -q '> pong' {q(str(log))} 2>/dev/null && break; sleep 0.5; done
+kill $pid
+"""
+    run_session([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script], 120,
+                f"XBoard did not start (files in {tmp_path})", cwd=ROOT, env=dict(env, HOME=str(home)),
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    text = log.read_text()
+    assert f"< variant {variant}" in text and "> setup (" in text, f"files in {tmp_path}"
+    assert ("< option Avoid moves XBoard 4.9.1 misdraws=1" in text) == (variant == "8piece")

@@ -50,6 +50,15 @@ def xboard_arguments(variant: str, engine: str, pictures: str, extra: List[str])
             "-messageSuppress", FIRST_START_NOTE] + avoid + extra
 
 
+def engine_list_line(variant: str, engine: str, pictures: str) -> str:
+    """A line for XBoard's (and WinBoard's) engine list (Engine > Edit Engine List, or the
+    -firstChessProgramNames setting): the nickname, then the options that `play` sets.  XBoard lists
+    it as "xboard-engine (VARIANT)"; `xboard -fe "xboard-engine (VARIANT)"` starts with it."""
+    options = xboard_arguments(variant, engine, pictures, [])
+    options = options[:options.index("-saveSettingsOnExit")] + options[options.index("-messageSuppress") + 2:]
+    return '"xboard-engine" ' + " ".join(f'"{word}"' if " " in word or not word else word for word in options)
+
+
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="xboard-engine play", description=__doc__,
@@ -60,7 +69,9 @@ def main(argv: List[str]) -> int:
                         "or /usr/games)")
     parser.add_argument("--log", metavar="FILE", help="the engine records its dialogue with XBoard here")
     parser.add_argument("--print", action="store_true", help="write the piece pictures, print the XBoard "
-                        "command line and exit (to copy into a script or XBoard's engine list)")
+                        "command line and exit (to copy into a script)")
+    parser.add_argument("--engine-line", action="store_true", help="write the piece pictures, print a line "
+                        "for XBoard's or WinBoard's engine list (Engine > Edit Engine List) and exit")
     own, _, extra = _split(argv)
     args = parser.parse_args(own)
     engine = f"{shlex.quote(sys.executable)} -m xboard_engine"
@@ -77,6 +88,9 @@ def main(argv: List[str]) -> int:
         return 2
     if args.print:
         print(shlex.join(command))
+        return 0
+    if args.engine_line:
+        print(engine_list_line(args.variant, engine, pictures))
         return 0
     if xboard is None:
         sys.stderr.write("xboard-engine: XBoard not found; install it (Debian, Ubuntu: "
