@@ -243,6 +243,38 @@ def test_misdrawn_moves_include_random_setup_castles_with_a_jailer():
     assert [session.pos.move_text(m) for m in session.avoided_moves()] == ["e1a1"]
 
 
+def test_misdrawn_moves_include_full_cavalry_castle_over_a_unit():
+    """XBoard 4.9.1 castles a king's long step with the nearest unit: Full Cavalry's O-O-O with the
+    knight still on b1 is drawn with the knight on d1 and the lancer left on a1 (seen in its
+    screenshot, tests/test_xboard_play.py).  With the option the engine avoids that castle, not
+    O-O-O over an empty b1 nor O-O."""
+    session = Session()
+    session.reset("fullcavalry")
+    session.set_option("Avoid moves XBoard 4.9.1 misdraws", "1")
+    session.set_option("Castle with lancer turn", "1")          # so that only the misdrawn are avoided
+    session.setboard(session.board_from_fen("enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/EN2K2M w KQkq - 0 1"))
+    avoided = {session.pos.move_text(m) for m in session.avoided_moves()}
+    assert "e1c1" in avoided and all(text.endswith("e1c1") for text in avoided)
+    session.setboard(session.board_from_fen("enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/E3K2M w KQkq - 0 1"))
+    assert session.avoided_moves() == ()
+
+
+def test_human_move_xboard_491_misdraws_gets_the_true_position(engine):
+    """With the option (XBoard 4.9.1 is the GUI), a push by the human is accepted with a message
+    giving the position XBoard can no longer show; without it, silently."""
+    fen = "jfsqkbnr/ppppppp1/7p/8/3P4/8/PPP1PPPP/JDSQKBNR w KQkq - 0 2"
+    engine.setup("8piece", fen)
+    engine.send("usermove c1h6,h6g7")
+    assert [line for line in engine.lines(engine.sync()) if not line.startswith("setup")] == []
+    engine.setup("8piece", fen)
+    engine.send("option Avoid moves XBoard 4.9.1 misdraws=1")
+    engine.send("usermove c1h6,h6g7")
+    pos = Position.from_fen(fen, "8piece")
+    pos.push_text("c1h6,h6g7")
+    assert [line for line in engine.lines(engine.sync()) if not line.startswith("setup")] == [
+        f"telluser XBoard 4.9.1 draws Sh6>xg7 wrong. The position is {pos.fen()}"]
+
+
 C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R {} KQkq - 0 1"
 
 

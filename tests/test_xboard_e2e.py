@@ -508,7 +508,7 @@ def test_play_prints_the_xboard_command_for_each_variant(tmp_path):
             "/opt/xb", "-fcp", f"{sys.executable} -m xboard_engine", "-variant", variant,
             "-testLegality", legality, "-pieceImageDirectory", str(pictures), "-saveSettingsOnExit", "false",
             "-messageSuppress", "Right-clicking menu item or dialog text pops up help on it"] + \
-            (["-firstOptions", "Avoid moves XBoard 4.9.1 misdraws=1"] if variant == "8piece" else []) + ["-tc", "5"]
+            (["-firstOptions", "Avoid moves XBoard 4.9.1 misdraws=1"] if variant != "chess80" else []) + ["-tc", "5"]
         assert len(list(pictures.glob("*.svg"))) == 22
 
 

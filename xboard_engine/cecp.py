@@ -190,7 +190,7 @@ class Engine:
     def cmd_usermove(self, arg: str) -> None:
         self._stop()           # a move while the engine thinks: the GUI has switched sides
         try:
-            self.session.push_user_move(arg)
+            notice = self.session.push_user_move(arg)
         except RulesError:
             hint = self.session.refusal_hint(arg)
             if hint:
@@ -199,6 +199,8 @@ class Engine:
             self._refused = True
             self._analyze_again()
             return
+        if notice:
+            self.send(f"telluser {notice}")
         if not self.thinker.analyzing:
             self._claim()
         self.thinker.maybe_think(self._arrived)

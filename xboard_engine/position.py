@@ -148,16 +148,20 @@ class Position:
         """The legal move named by SAN ``text`` (raises IllegalMoveError)."""
         return notation.parse_san(self, text)
 
-    def push_text(self, text: str) -> Move:
-        """Parse coordinate text (or, failing that, SAN), make the move and return it."""
+    def parse_text(self, text: str) -> Move:
+        """The legal move of coordinate text (or, failing that, SAN); raises IllegalMoveError."""
         legal = self.legal_moves()
         try:
-            m = notation.parse_move(self, text, legal)
+            return notation.parse_move(self, text, legal)
         except IllegalMoveError as coord_error:
             try:
-                m = notation.parse_san(self, text, legal)
+                return notation.parse_san(self, text, legal)
             except IllegalMoveError:
                 raise coord_error from None
+
+    def push_text(self, text: str) -> Move:
+        """Parse coordinate text (or, failing that, SAN), make the move and return it."""
+        m = self.parse_text(text)
         self.push(m)
         return m
 

@@ -177,11 +177,15 @@ class Session:
                 return False
         return True
 
-    def push_user_move(self, text: str) -> None:
-        """Raises RulesError for an illegal move (the position stays)."""
-        self.pos.push_text(text)
+    def push_user_move(self, text: str) -> Optional[str]:
+        """Raises RulesError for an illegal move (the position stays).  Returns the notice for a
+        move XBoard 4.9.1 draws wrong (``misdrawn_notice``), if any."""
+        move = self.pos.parse_text(text)
+        notice = self.misdrawn_notice(move)
+        self.pos.push(move)
         self._moved_since_setup = True
         self.exclude = []
+        return notice
 
     def refusal_hint(self, text: str) -> Optional[str]:
         """Why XBoard sent an illegal move, where the GUI and not the player is to blame: XBoard
@@ -378,13 +382,20 @@ class Session:
         if not turns and not misdrawn:
             return ()
         pos = self.pos
-        v = pos.variant
         legal = pos.legal_moves()
         avoided = tuple(m for m in legal if (turns and pos.castle_turns_partner(m))
-                        or (misdrawn and (m.kind in (PUSH, EDGE) or (
-                            m.kind == CASTLE and v.chess960_style
-                            and v.kind_of[pos.board[m.square2]].name != "rook"))))
+                        or (misdrawn and xboard_491_misdraws(pos, m)))
         return avoided if len(avoided) < len(legal) else ()
+
+    def misdrawn_notice(self, move: Move) -> Optional[str]:
+        """With option "Avoid moves XBoard 4.9.1 misdraws" on, a `telluser` text for a move of the
+        GUI's that XBoard 4.9.1 draws wrong (``xboard_491_misdraws``): the move and the position it
+        leaves, since XBoard's board is wrong from there on.  Call before the move is made."""
+        if self.options["Avoid moves XBoard 4.9.1 misdraws"] != "1" or not xboard_491_misdraws(self.pos, move):
+            return None
+        after = self.pos.copy()
+        after.push(move)
+        return f"XBoard 4.9.1 draws {self.pos.san(move)} wrong. The position is {after.fen()}"
 
     # ------------------------------------------------------------------ clocks
     def set_level(self, mps: int, base: float, inc: float) -> None:
@@ -415,6 +426,22 @@ class Session:
         """Soft and hard limits of the next move (timeman)."""
         clock = Clock(self.mps, self.base, self.inc, self.st)
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
+
+
+def xboard_491_misdraws(pos: Position, m: Move) -> bool:
+    """Whether XBoard 4.9.1 (legality testing off) draws the move wrong: a push (the pushed unit
+    disappears), a 2019 edge capture (the sentry stays), a castle of a random setup whose partner is
+    no rook (drawn as the king taking it), and a castle whose partner jumps a unit on its way (Full
+    Cavalry's O-O-O over a unit on b1: XBoard castles with the nearest unit)."""
+    if m.kind in (PUSH, EDGE):
+        return True
+    if m.kind != CASTLE:
+        return False
+    v = pos.variant
+    if v.chess960_style:
+        return v.kind_of[pos.board[m.square2]].name != "rook"
+    step = 1 if m.square2 > m.frm else -1
+    return any(pos.board[sq] for sq in range(m.frm + step, m.square2, step))
 
 
 def _goes_on(moves: List[Move]) -> bool:
