@@ -212,9 +212,10 @@ def xboard_san_moves(pos: Position, token: str) -> List:
     except RulesError:
         pass
     san = token.rstrip("+#!?")
-    if san in ("O-O", "O-O-O"):
+    if re.fullmatch(r"O-O(-O)?(x[a-p]\d+)?", san):
         # XBoard's O-O/O-O-O in Chess80 does not say which flexible castle (seen: O-O for Black's
-        # e8b8); any castle it can name, the logs settle which.
+        # e8b8, O-O-Oxa8 for e8a8,a8a8, the king onto its rook); any castle it can name, the logs
+        # settle which.
         return [move for move in pos.legal_moves() if pos.is_castle(move)]
     m = re.match(r"^([A-Z]?)([a-p]?)(\d*)(x?)([a-p]\d+)(?:=?([A-Za-z]))?$", san)
     if not m:
