@@ -44,7 +44,7 @@ import pytest
 from xboard_engine import Position
 from xboard_engine.launcher import XBOARD_CANNOT_DRAW
 from xboard_engine.launcher import FIRST_START_NOTE
-from xboard_records import (CONVERT, DARK_SQUARE, IMPORT, LIGHT_SQUARE, RSVG_CONVERT, XBOARD, XVFB_RUN,
+from xboard_records import (CONVERT, IMPORT, RSVG_CONVERT, flat_board_arguments, XBOARD, XVFB_RUN,
                             SquarePictures,
                             colours, find_program, parse_engine_log, parse_pgn, pieces, ppm, replay_log_game,
                             replay_pgn_game, run_session, same_moves, start_position, xboard_board,
@@ -419,11 +419,8 @@ def test_xboard_shows_the_engines_piece_pictures(variant, tmp_path):
     (tmp_path / "settings").write_text("")
     xboard = [XBOARD, "-fcp", f"{sys.executable} -m xboard_engine --log {log}", "-fd", str(ROOT),
               "-variant", variant, "-initialMode", "EditGame", "-testLegality", "false",
-              "-pieceImageDirectory", str(pictures), "-liteBackTextureFile", "", "-darkBackTextureFile", "",
-              "-lightSquareColor", "#%02x%02x%02x" % LIGHT_SQUARE,
-              "-darkSquareColor", "#%02x%02x%02x" % DARK_SQUARE, "-size", "72", "-showCoords", "false",
-              "-saveSettingsOnExit", "false", "-settingsFile", str(tmp_path / "settings"),
-              "-popupExitMessage", "false", "-messageSuppress", FIRST_START_NOTE]
+              "-pieceImageDirectory", str(pictures), "-messageSuppress", FIRST_START_NOTE] + \
+        flat_board_arguments(tmp_path)
     q = shlex.quote
     script = f"""
 {shlex.join(xboard)} & pid=$!

@@ -29,7 +29,8 @@ import pytest
 
 from xboard_engine import Position
 from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY
-from xboard_records import (CONVERT, IMPORT, RSVG_CONVERT, XBOARD, XVFB_RUN, SquarePictures, find_program, parse_engine_log,
+from xboard_records import (CONVERT, IMPORT, RSVG_CONVERT, XBOARD, XVFB_RUN, SquarePictures, find_program,
+                            flat_board_arguments, parse_engine_log,
                             parse_pgn, pieces, ppm, replay_pgn_game, run_session, xboard_pieces)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -234,12 +235,8 @@ def test_refused_first_move_of_a_game_begun_from_a_position_file(tmp_path):
     position = tmp_path / "start.fen"
     position.write_text("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n")
     xboard = [XBOARD, "-fcp", f"{sys.executable} -m xboard_engine --log {log}", "-fd", str(ROOT),
-              "-lpf", str(position), "-testLegality", "false", "-firstOptions", "Nodes per move=3000",
-              "-liteBackTextureFile", "", "-darkBackTextureFile", "", "-lightSquareColor", "#d2e6c8",
-              "-darkSquareColor", "#6e9660", "-size", "72", "-showCoords", "false", "-highlightLastMove", "false",
-              "-highlightMoveWithArrow", "false", "-saveSettingsOnExit", "false",
-              "-settingsFile", str(tmp_path / "settings"), "-popupExitMessage", "false",
-              "-debug", "-nameOfDebugFile", str(tmp_path / "xboard.debug")]
+              "-lpf", str(position), "-testLegality", "false", "-firstOptions", "Nodes per move=3000"] + \
+        flat_board_arguments(tmp_path)
     q = shlex.quote
     script = f"""
 {shlex.join(xboard)} & pid=$!

@@ -33,7 +33,7 @@ from typing import Callable, List, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from xboard_engine.launcher import XBOARD_CANNOT_DRAW, XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
-LIGHT, DARK = (0xd2, 0xe6, 0xc8), (0x6e, 0x96, 0x60)
+from xboard_records import DARK_SQUARE as DARK, LIGHT_SQUARE as LIGHT, flat_board_arguments  # noqa: E402
 NODES_PER_MOVE = 3000            # the engine's answers: quick, and the same in every run
 
 
@@ -50,14 +50,7 @@ class Board:
         self.log = workdir / "engine.log"
         (workdir / "settings").write_text("")
         engine = f"{sys.executable} -m xboard_engine --log {self.log}"
-        # flat square colours (found in screenshots), no coordinates, arrows or move highlights drawn
-        # over the squares, no settings saved
-        looks = ["-liteBackTextureFile", "", "-darkBackTextureFile", "",
-                 "-lightSquareColor", "#%02x%02x%02x" % LIGHT, "-darkSquareColor", "#%02x%02x%02x" % DARK,
-                 "-size", "72", "-showCoords", "false", "-highlightLastMove", "false",
-                 "-highlightMoveWithArrow", "false", "-saveSettingsOnExit", "false",
-                 "-settingsFile", str(workdir / "settings"), "-popupExitMessage", "false",
-                 "-debug", "-nameOfDebugFile", str(workdir / "xboard.debug"), "-fd", str(ROOT)]
+        looks = flat_board_arguments(workdir) + ["-fd", str(ROOT)]
         if against_engine:          # as `xboard-engine play` starts it
             options = "Nodes per move=%d" % NODES_PER_MOVE
             if variant in XBOARD_CANNOT_DRAW:

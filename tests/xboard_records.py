@@ -403,6 +403,18 @@ def cells(image: Tuple[int, int, bytes], left: int, top: int, size: int) -> List
     return cells
 
 
+def flat_board_arguments(workdir: Path) -> List[str]:
+    """XBoard arguments for screenshots and clicks: flat square colours (found in screenshots), 72-pixel
+    squares, no coordinates, arrows or move highlights over the squares, no settings saved, a debug
+    file in ``workdir``."""
+    return ["-liteBackTextureFile", "", "-darkBackTextureFile", "",
+            "-lightSquareColor", "#%02x%02x%02x" % LIGHT_SQUARE, "-darkSquareColor", "#%02x%02x%02x" % DARK_SQUARE,
+            "-size", "72", "-showCoords", "false", "-highlightLastMove", "false",
+            "-highlightMoveWithArrow", "false", "-saveSettingsOnExit", "false",
+            "-settingsFile", str(workdir / "settings"), "-popupExitMessage", "false",
+            "-debug", "-nameOfDebugFile", str(workdir / "xboard.debug")]
+
+
 WHITE_PIECE_COLOR, BLACK_PIECE_COLOR = (0xff, 0xff, 0xcc), (0x20, 0x20, 0x20)   # XBoard's defaults
 
 

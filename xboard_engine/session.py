@@ -123,8 +123,7 @@ class Session:
         fen = self.pos.fen()
         self._announced = (self.variant, fen)
         self._moved_since_setup = False
-        return [f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_{v.xboard_parent} {fen}"] + \
-            list(v.xboard_piece_lines)
+        return [_setup_line(v.name, v.xboard_parent, fen)] + list(v.xboard_piece_lines)
 
     def board_from_fen(self, fen: str) -> Position:
         """The position of a ``setboard``; raises RulesError for a FEN the variant does not accept."""
@@ -159,8 +158,7 @@ class Session:
         if fen.split()[0] == self._announced[1].split()[0]:
             return []
         other = "lion" if v.xboard_parent != "lion" else "fairy"
-        head = f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_"
-        return [f"{head}{other} {fen}", f"{head}{v.xboard_parent} {fen}"]
+        return [_setup_line(v.name, other, fen), _setup_line(v.name, v.xboard_parent, fen)]
 
     def set_side_to_move(self, side: int) -> bool:
         """Legacy ``white``/``black``: ``side`` moves, the engine plays the other side.  False when
@@ -426,6 +424,12 @@ class Session:
         """Soft and hard limits of the next move (timeman)."""
         clock = Clock(self.mps, self.base, self.inc, self.st)
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
+
+
+def _setup_line(variant: str, parent: str, fen: str) -> str:
+    """XBoard's `setup`: the variant's piece letters, board size, a parent variant and a position."""
+    v = get_variant(variant)
+    return f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_{parent} {fen}"
 
 
 def xboard_491_misdraws(pos: Position, m: Move) -> bool:
