@@ -434,6 +434,51 @@ def test_uci_castling_both_ways(variant, fen):
     check_record(record)
 
 
+def ours_uci(name: str = "ours-uci") -> EngineConfig:
+    return EngineConfig(name, f"{PYTHON} -m xboard_engine", dir=str(ROOT), proto="uci")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_ours_over_uci_against_ours_over_cecp_in_every_variant(variant):
+    """The same engine over either protocol plays the same game (depth 1 is deterministic): UCI as
+    White against CECP, CECP against UCI, and CECP against CECP give one move list, every move
+    refereed by the rules core."""
+    start = Position(variant, number=5).fen() if variant in ("8piece-random", "fischerandom") else None
+    rules = Adjudication(maxmoves=40)
+    # Over UCI the engine castles with a lancer turn by default; over CECP only with this option
+    # (XBoard relays such castles without the turn).
+    cecp = [ours(name)._replace(options=(("Castle_with_lancer_turn", "1"),)) for name in ("ours", "ours-2")]
+    games = [play_game(white, black, variant, FAST, start_fen=start, adjudication=rules)
+             for white, black in ((ours_uci(), cecp[0]), (cecp[0], ours_uci("uci-2")), (cecp[0], cecp[1]))]
+    for record in games:
+        assert record.engine_failure is None, record
+        assert record.termination in ("normal", "adjudication"), record
+        check_record(record)
+    assert games[0].moves == games[1].moves == games[2].moves
+    assert (games[0].result, games[0].reason) == (games[1].result, games[1].reason)
+    assert len(games[0].moves) > 10
+
+
+def test_uci_engine_without_the_variant_forfeits_with_the_reason():
+    sunfish = EngineConfig("sunfish", f"{PYTHON} -c 'import sunfish; sunfish.main()'", proto="uci")
+    pytest.importorskip("sunfish")
+    record = play_game(sunfish, ours(), "chess80", FAST)
+    assert record.engine_failure == "protocol"
+    assert "cannot play chess80: its UCI_Variant option offers no variants" in record.reason
+
+
+def test_ours_over_uci_against_sunfish():
+    pytest.importorskip("sunfish")
+    sunfish = EngineConfig("sunfish", f"{PYTHON} -c 'import sunfish; sunfish.main()'", proto="uci")
+    for white, black in ((sunfish, ours_uci()), (ours_uci(), sunfish)):
+        record = play_game(white, black, "normal", TimeControl.parse(tc="60+0.5", depth="2"),
+                           adjudication=Adjudication(maxmoves=40))
+        assert record.termination in ("normal", "adjudication"), record
+        assert record.engine_failure is None
+        assert all(d >= 1 for d in record.depths[0] + record.depths[1])
+        check_record(record)
+
+
 def test_sunfish_uci():
     pytest.importorskip("sunfish")
     sunfish = EngineConfig("sunfish", f"{PYTHON} -c 'import sunfish; sunfish.main()'", proto="uci")
@@ -491,7 +536,7 @@ def test_engine_without_setboard_given_a_position_forfeits_with_the_reason():
     ("1rk2r2/8/8/8/8/8/8/3K4 b kq - 0 1", "O-O-O", "c8b8"),
 ])
 def test_chess960_castles_in_uci_are_king_takes_rook(fen, san, uci):
-    from xboard_engine.match.referee import _uci_castle
     pos = Position.from_fen(fen, "fischerandom")
     move = next(m for m in pos.legal_moves() if pos.is_castle(m) and pos.move_text(m) == san)
-    assert _uci_castle(pos, move, chess960=True) == uci
+    assert pos.uci_text(move) == uci
+    assert pos.parse_uci(uci) == move

@@ -26,15 +26,18 @@ def test_handshake_features(engine):
     features = engine.expect(r"feature done=1").string
     assert "feature done=1" in features
     out = engine.child.before
-    for word in ("ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "time=1",
+    # sigterm=1: python-chess warns about and rejects sigterm=0 (the engine quits on `quit` anyway)
+    for word in ("ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=1", "time=1",
                  "draw=1", "analyze=1", "playother=1", "exclude=1", "memory=1", "smp=1"):
         assert word in out
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
-    assert 'option="Setup number -spin -1 -1 3839"' in out
-    for option in ('option="Hash -spin 64 1 2048"', 'option="Skill level -spin 20 0 20"',
-                   'option="Avoid moves XBoard 4.9.1 misdraws -check 0"',
-                   'option="Nodes per move -spin 0 0 1000000000"', 'option="Clear Hash -button"'):
+    # Option names without spaces: python-chess takes a name to end at its first space.
+    assert 'option="Setup_number -spin -1 -1 3839"' in out
+    for option in ('option="Hash -spin 64 1 2048"', 'option="Skill_level -spin 20 0 20"',
+                   'option="Avoid_moves_XBoard_4.9.1_misdraws -check 0"', 'option="MultiPV -spin 1 1 256"',
+                   'option="Nodes_per_move -spin 0 0 1000000000"', 'option="Clear_Hash -button"'):
         assert option in out
+    assert not [line for line in out.split("option=")[1:] if " " in line.split(' -')[0].strip('"')]
     engine.send("accepted setboard")
     engine.send("rejected setscore")
     assert engine.lines(engine.sync()) == []
@@ -93,25 +96,36 @@ def test_unsupported_variant(engine):
 
 
 def test_option_fixes_the_random_setup(engine):
-    engine.send("option Setup number=17")
+    engine.send("option Setup_number=17")
     engine.send("new")
     engine.send("variant 8piece-random")
     line = engine.lines(engine.sync())[0]
     assert line.endswith(Position("8piece-random", number=17).fen())
-    engine.send("option Setup number=5000")
+    engine.send("option Setup_number=5000")
     engine.send("option Nonsense=1")
-    assert engine.lines(engine.sync()) == ["Error (bad option value): Setup number=5000",
+    assert engine.lines(engine.sync()) == ["Error (bad option value): Setup_number=5000",
                                            "Error (unknown option): Nonsense"]
 
 
+def test_option_names_with_spaces_or_underscores_in_any_case(engine):
+    """XBoard settings saved before the names lost their spaces still work (``Setup number``)."""
+    for line in ("option Setup number=17", "option setup_NUMBER=17", "option Clear Hash", "option clear_hash",
+                 "option Avoid moves XBoard 4.9.1 misdraws=1", "option Skill_level = 20"):
+        engine.send(line)
+    assert engine.lines(engine.sync()) == []
+    engine.send("new")
+    engine.send("variant 8piece-random")
+    assert engine.lines(engine.sync())[0].endswith(Position("8piece-random", number=17).fen())
+
+
 def test_search_options_reject_bad_values(engine):
-    for line in ("option Hash=0", "option Hash=4096", "option Skill level=21", "option Skill level=x",
-                 "option Nodes per move=-1"):
+    for line in ("option Hash=0", "option Hash=4096", "option Skill_level=21", "option Skill_level=x",
+                 "option Nodes_per_move=-1"):
         engine.send(line)
     assert engine.lines(engine.sync()) == [
         "Error (bad option value): Hash=0", "Error (bad option value): Hash=4096",
-        "Error (bad option value): Skill level=21", "Error (bad option value): Skill level=x",
-        "Error (bad option value): Nodes per move=-1"]
+        "Error (bad option value): Skill_level=21", "Error (bad option value): Skill_level=x",
+        "Error (bad option value): Nodes_per_move=-1"]
     engine.send("option Hash=8")
     engine.send("memory 16")
     engine.send("memory lots")
@@ -125,7 +139,7 @@ def _fixed_node_game(moves: int) -> list:
         proc.send("xboard")
         proc.send("protover 2")
         proc.expect("feature done=1")
-        proc.send("option Nodes per move=3000")
+        proc.send("option Nodes_per_move=3000")
         proc.setup("8piece")
         proc.send("random")
         played = []
@@ -147,7 +161,7 @@ def test_nodes_per_move_makes_games_repeatable():
 
 
 def test_skill_level_still_plays_legal_moves(engine):
-    engine.send("option Skill level=0")
+    engine.send("option Skill_level=0")
     engine.setup("chess80")
     pos = Position("chess80")
     for _ in range(4):
@@ -220,14 +234,14 @@ def test_avoid_pushes_option_for_xboard_4_9_1(engine):
     engine.send("go")
     assert "," in engine.engine_move()              # the push (sentry's two-leg move text)
     engine.setup("8piece", mate)
-    engine.send("option Avoid moves XBoard 4.9.1 misdraws=1")
+    engine.send("option Avoid_moves_XBoard_4.9.1_misdraws=1")
     engine.send("sd 2")
     engine.send("go")
     move = engine.engine_move()
     pos = Position.from_fen(mate, "8piece")
     assert move in pos.legal_texts() and "," not in move
-    engine.send("option Avoid moves XBoard 4.9.1 misdraws=2")
-    assert engine.lines(engine.sync()) == ["Error (bad option value): Avoid moves XBoard 4.9.1 misdraws=2"]
+    engine.send("option Avoid_moves_XBoard_4.9.1_misdraws=2")
+    assert engine.lines(engine.sync()) == ["Error (bad option value): Avoid_moves_XBoard_4.9.1_misdraws=2"]
 
 
 def test_misdrawn_moves_include_random_setup_castles_with_a_jailer():
@@ -267,7 +281,7 @@ def test_human_move_xboard_491_misdraws_gets_the_true_position(engine):
     engine.send("usermove c1h6,h6g7")
     assert [line for line in engine.lines(engine.sync()) if not line.startswith("setup")] == []
     engine.setup("8piece", fen)
-    engine.send("option Avoid moves XBoard 4.9.1 misdraws=1")
+    engine.send("option Avoid_moves_XBoard_4.9.1_misdraws=1")
     engine.send("usermove c1h6,h6g7")
     pos = Position.from_fen(fen, "8piece")
     pos.push_text("c1h6,h6g7")
@@ -506,7 +520,7 @@ def test_analyze_mode(engine):
 def test_hint_bk_draw_result_and_settings(engine):
     engine.setup()
     for line in ("name Opponent", "rating 2000 1800", "computer", "memory 64", "cores 2", "random",
-                 "option Clear Hash", "easy", "hard", "easy", "draw"):
+                 "option Clear_Hash", "easy", "hard", "easy", "draw"):
         engine.send(line)
     assert engine.lines(engine.sync()) == []
     engine.send("hint")

@@ -104,7 +104,7 @@ FILES = ("first.log", "second.log", "games.pgn", "xboard.debug", "settings", "xb
 
 
 # As `xboard-engine play` starts XBoard: the engines avoid the moves 4.9.1 draws wrong.
-MISDRAWN_OPTION = "Avoid moves XBoard 4.9.1 misdraws=1"
+MISDRAWN_OPTION = "Avoid_moves_XBoard_4.9.1_misdraws=1"
 
 
 def run_match(variant: str, workdir: Path) -> None:
@@ -505,7 +505,7 @@ def test_play_prints_the_xboard_command_for_each_variant(tmp_path):
             "/opt/xb", "-fcp", f"{sys.executable} -m xboard_engine", "-variant", variant,
             "-testLegality", legality, "-pieceImageDirectory", str(pictures), "-saveSettingsOnExit", "false",
             "-messageSuppress", "Right-clicking menu item or dialog text pops up help on it"] + \
-            (["-firstOptions", "Avoid moves XBoard 4.9.1 misdraws=1"] if variant != "chess80" else []) + ["-tc", "5"]
+            (["-firstOptions", "Avoid_moves_XBoard_4.9.1_misdraws=1"] if variant != "chess80" else []) + ["-tc", "5"]
         assert len(list(pictures.glob("*.svg"))) == 22
 
 
@@ -582,4 +582,4 @@ kill $pid
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     text = log.read_text()
     assert f"< variant {variant}" in text and "> setup (" in text, f"files in {tmp_path}"
-    assert ("< option Avoid moves XBoard 4.9.1 misdraws=1" in text) == (variant == "8piece")
+    assert ("< option Avoid_moves_XBoard_4.9.1_misdraws=1" in text) == (variant == "8piece")

@@ -54,7 +54,7 @@ class Board:
         if against_engine:          # as `xboard-engine play` starts it
             options = "Nodes per move=%d" % NODES_PER_MOVE
             if variant in XBOARD_CANNOT_DRAW:
-                options = "Avoid moves XBoard 4.9.1 misdraws=1," + options
+                options = "Avoid_moves_XBoard_4.9.1_misdraws=1," + options
             args = [tool("xboard")] + xboard_arguments(variant, engine, str(workdir / "pieces"), looks + [
                 "-firstOptions", options, "-saveGameFile", str(workdir / "games.pgn")])
             from xboard_engine.images import write_xboard_images

@@ -1,106 +1,65 @@
 """The XBoard/CECP v2 text layer: reads command lines, parses their arguments, calls the session
 (``session.py``) and the search thread (``thinker.py``), and writes the answers.
 
-Threads: one reads standard input into a queue, stamping each line with its arrival time (the clock
-of a search counts from it); the main thread executes commands in order; searches run in the
-thinker's worker thread so that ``ping``, ``?``, ``.`` and the rest are answered while it thinks.
+Threads: the channel (``textio.py``) reads standard input in its own thread; the main thread executes
+commands in order; searches run in the thinker's worker thread so that ``ping``, ``?``, ``.`` and the
+rest are answered while it thinks.
 """
 import math
-import queue
 import re
 import sys
-import threading
 import time
-import traceback
-from typing import IO, Callable, Dict, Optional, Tuple
+from typing import IO, Callable, Dict, Optional
 
 from . import __version__
 from .bench import run_bench
 from .errors import RulesError
-from .session import Session, board_lines, option_features
+from .session import CLEAR_HASH, Session, board_lines, option_features, option_key
+from .textio import OVERLONG, Channel
 from .thinker import Thinker
 from .variant import variant_names
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
-MAX_LINE = 1 << 16
+STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
 MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
 _MOVE_LIKE = re.compile(r"^([a-z]\d{1,2}[a-z]\d{1,2}[a-z]?(,[a-z]\d{1,2}[a-z]\d{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
-
-Line = Optional[Tuple[str, float]]
 
 
 class Engine:
     """The CECP engine. ``run()`` serves until ``quit`` or end of input."""
 
-    def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None) -> None:
-        self.out = out
-        self.log = log
-        self.out_lock = threading.Lock()
+    def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None,
+                 channel: Optional[Channel] = None) -> None:
+        self.channel = channel or Channel(out, log)
         self.session = Session()
-        self.thinker = Thinker(self.session, self.send, lambda text: self._log("!", text))
+        self.thinker = Thinker(self.session, self.send, lambda text: self.channel.log("!", text))
         self.cores = 1
         self._arrived = time.perf_counter()     # when the command being executed was read
         # whether the command before this one was a `usermove` the engine refused (see cmd_go)
         self._refused, self._after_refusal = False, False
 
-    # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
-        with self.out_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
-            self._log(">", line)
+        self.channel.send(line)
 
     def _log(self, direction: str, line: str) -> None:
-        if self.log:
-            now = time.time()
-            stamp = time.strftime("%H:%M:%S", time.localtime(now))
-            self.log.write(f"{stamp}.{int(now * 1000) % 1000:03d} {direction} {line}\n")
-            self.log.flush()
+        self.channel.log(direction, line)
 
-    # ------------------------------------------------------------------ main loop
-    def run(self, stdin=None) -> None:
-        lines: "queue.Queue[Line]" = queue.Queue()
-        reader = threading.Thread(target=self._read, args=(stdin or sys.stdin.buffer, lines), daemon=True)
-        reader.start()
-        while True:
-            item = lines.get()
-            if item is None:
-                break
-            line, self._arrived = item
-            self._log("<", line)
-            try:
-                if not self.handle(line):
-                    break
-            except Exception:                # never a traceback on stdout; never an exit
-                self._log("!", traceback.format_exc().replace("\n", " | "))
-                sys.stderr.write(traceback.format_exc())
-                self.send(f"Error (internal error): {line[:80]}")
+    def run(self, stdin=None, started: bool = False) -> None:
+        """Serve commands until ``quit`` or end of input (``started``: the channel already reads)."""
+        if not started:
+            self.channel.start(stdin)
+        self.channel.serve(self._execute, lambda line: f"Error (internal error): {line[:80]}")
         self.thinker.stop(discard=True)
 
-    @staticmethod
-    def _read(stream, lines: "queue.Queue[Line]") -> None:
-        try:
-            while True:
-                raw = stream.readline(MAX_LINE)
-                if not raw:
-                    break
-                if len(raw) >= MAX_LINE and not raw.endswith(b"\n"):
-                    while True:                       # drop the rest of an over-long line
-                        more = stream.readline(MAX_LINE)
-                        if not more or more.endswith(b"\n"):
-                            break
-                    lines.put(("\x00overlong", time.perf_counter()))
-                    continue
-                lines.put((raw.decode("utf-8", "replace").replace("\x00", "").strip(), time.perf_counter()))
-        except (OSError, ValueError):
-            pass
-        lines.put(None)
+    def _execute(self, line: str, arrived: float) -> bool:
+        self._arrived = arrived
+        return self.handle(line)
 
     def handle(self, line: str) -> bool:
         """Execute one command line; False means quit."""
         if not line:
             return True
-        if line == "\x00overlong":
+        if line == OVERLONG:
             self.send("Error (command too long): line dropped")
             return True
         parts = line.split(None, 1)
@@ -148,7 +107,7 @@ class Engine:
     def cmd_protover(self, arg: str) -> None:
         names = ",".join(variant_names())
         self.send("feature done=0")
-        self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 '
+        self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=1 '
                   f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 highlight=1 variants="{names}"')
         for line in option_features():
@@ -355,8 +314,11 @@ class Engine:
             self.thinker.analyzing = False
 
     def cmd_status(self, arg: str) -> None:
+        """``.``: a `stat01` line in analyze mode.  Not when ``exit`` follows at once (python-chess
+        ends its analysis with ``.`` and ``exit`` and takes the answer for unexpected output; the
+        analysis being asked about is over anyway)."""
         line = self.thinker.status_line()
-        if line:
+        if line and (self.channel.peek(STATUS_GRACE) or "").split()[:1] != ["exit"]:
             self.send(line)
 
     def cmd_exclude(self, arg: str) -> None:
@@ -394,16 +356,18 @@ class Engine:
         self.thinker.random = not self.thinker.random
 
     def cmd_option(self, arg: str) -> None:
-        name, _, value = arg.partition("=")
-        name = name.strip()
-        if name == "Clear Hash":
+        given, _, value = arg.partition("=")
+        name = option_key(given)
+        if name == CLEAR_HASH:
             self.thinker.clear()
-        elif name not in self.session.options:
-            self.send(f"Error (unknown option): {name[:80]}")
-        elif not self.session.set_option(name, value):
+        elif name is None:
+            self.send(f"Error (unknown option): {given.strip()[:80]}")
+        elif not self.session.set_option(name, value.strip()):
             self.send(f"Error (bad option value): {arg[:80]}")
         elif name == "Hash":
             self.thinker.searcher.set_hash_size(int(value))
+        elif name == "MultiPV":
+            self._analyze_again()
 
     def cmd_perft(self, arg: str) -> None:
         try:

@@ -1,7 +1,9 @@
-"""xboard-engine: the XBoard/CECP engine for 8-Piece Chess, Full Cavalry, Chess80, chess and Chess960.
+"""xboard-engine: the chess engine for 8-Piece Chess, Full Cavalry, Chess80, chess and Chess960.
 
-Load it in XBoard or WinBoard as a CECP (protocol 2) engine; it reads commands on standard input
-and answers on standard output.  See the README for each variant's XBoard command line.
+It speaks XBoard/CECP (protocol 2) and UCI on standard input and output, chosen by the first command
+it receives (`xboard` or `uci`, as Fairy-Stockfish does) or fixed by --protocol.  Load it in XBoard or
+WinBoard as a CECP engine, or in any UCI GUI or tool (variants: the UCI_Variant option).  See the
+README for each variant's XBoard command line and for UCI use.
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
 (`xboard-engine play --help`)."""
@@ -24,6 +26,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("--log", metavar="FILE", help="record the whole dialogue with timestamps")
+    parser.add_argument("--protocol", choices=("auto", "xboard", "uci"), default="auto",
+                        help="the protocol to speak (default auto: UCI if the first command is `uci`, "
+                             "else XBoard/CECP)")
     parser.add_argument("--piece-images", metavar="DIR",
                         help="write the pictures of the jailer, sentry, Duke and the lancer's eight "
                              "facings into DIR (for XBoard's -pieceImageDirectory) and exit")
@@ -41,7 +46,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{len(written)} piece images written to {os.path.abspath(args.piece_images)}; "
               f"start XBoard with -pieceImageDirectory {os.path.abspath(args.piece_images)}")
         return 0
-    from .cecp import Engine
     from .search import FEATURES
     off = [f for f in os.environ.get("XBOARD_ENGINE_SEARCH_OFF", "").split(",") if f]
     if set(off) - set(FEATURES):
@@ -56,7 +60,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             sys.stderr.write(f"xboard-engine: cannot open log file: {error}\n")
             return 2
     try:
-        Engine(log=log).run()
+        serve(args.protocol, log)
     except KeyboardInterrupt:
         pass
     finally:
@@ -66,6 +70,25 @@ def main(argv: Optional[List[str]] = None) -> int:
     # interpreter shutdown would abort on the lock that read holds).
     sys.stdout.flush()
     os._exit(0)
+
+
+def serve(protocol: str, log) -> None:
+    """Read commands until `quit` or end of input, in ``protocol`` (auto: by the first command)."""
+    from .textio import Channel
+    channel = Channel(log=log)
+    channel.start()
+    while protocol == "auto":
+        first = channel.peek(None)
+        if first == "":
+            channel.next_line()                      # blank lines before the first command
+            continue
+        protocol = "uci" if first is not None and first.split()[0] == "uci" else "xboard"
+    if protocol == "uci":
+        from .uci import UciEngine
+        UciEngine(channel).run()
+    else:
+        from .cecp import Engine
+        Engine(channel=channel).run(started=True)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ XBOARD_CANNOT_DRAW = ("fullcavalry", "8piece", "8piece-random", "8piece-2019")
 
 def xboard_arguments(variant: str, engine: str, pictures: str, extra: List[str]) -> List[str]:
     """XBoard's arguments (after the program name) to play ``variant`` against ``engine``."""
-    avoid = ["-firstOptions", "Avoid moves XBoard 4.9.1 misdraws=1"] if variant in XBOARD_CANNOT_DRAW else []
+    avoid = ["-firstOptions", "Avoid_moves_XBoard_4.9.1_misdraws=1"] if variant in XBOARD_CANNOT_DRAW else []
     return ["-fcp", engine, "-variant", variant,
             "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
             "-pieceImageDirectory", pictures, "-saveSettingsOnExit", "false",

@@ -63,6 +63,20 @@ def move_text(pos: "Position", m: Move) -> str:
     return text
 
 
+def uci_text(pos: "Position", m: Move) -> str:
+    """The UCI token of legal move ``m``: its coordinate text, except that a Chess960 castle is
+    king takes own rook (``e1h1``), as UCI GUIs write it."""
+    if m.kind == CASTLE and pos.v.setup == "chess960":
+        return pos.v.names[m.frm] + pos.v.names[m.square2]
+    return move_text(pos, m)
+
+
+def parse_uci(pos: "Position", text: str) -> Move:
+    """The legal move a UCI token names: any coordinate text, and ``0000`` (UCI's null move) for a
+    pass."""
+    return parse_move(pos, "@@@@" if text == "0000" else text)
+
+
 def _text_table(pos: "Position", legal: List[Move]) -> Dict[str, object]:
     """Canonical texts of the legal moves plus the accepted alternative forms."""
     v = pos.v

@@ -139,6 +139,15 @@ class Position:
         """The legal move named by coordinate ``text`` (raises IllegalMoveError)."""
         return notation.parse_move(self, text)
 
+    def uci_text(self, m: Move) -> str:
+        """UCI token of legal move ``m``: the coordinate text, a Chess960 castle as king takes rook."""
+        _check_move(m, "uci_text")
+        return notation.uci_text(self, m)
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move named by UCI token ``text`` (``0000`` is a pass; raises IllegalMoveError)."""
+        return notation.parse_uci(self, text)
+
     def san(self, m: Move) -> str:
         """SAN of legal move ``m`` (RULINGS R11.1)."""
         _check_move(m, "san")

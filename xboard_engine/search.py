@@ -25,6 +25,7 @@ MATE_BOUND = MATE - 1000            # scores beyond this are mates (MATE - plies
 INFINITY = 10 ** 9
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
+MATE_SEARCH_EXTRA = 6               # `go mate N` searches at most 2N + this many plies
 
 DEFAULT_HASH_MB = 64
 ENTRY_BYTES = 160                   # a table entry (tuple, key, move) as CPython stores it, roughly
@@ -69,6 +70,9 @@ class Limits(NamedTuple):
     start: Optional[float] = None         # time.perf_counter() the times count from (default: now)
     skill: int = FULL_SKILL               # below FULL_SKILL: shallower, and each root move gets a
                                           # random bonus of up to SKILL_NOISE per level missing
+    multipv: int = 1                      # best lines to find (each reported with its number)
+    searchmoves: Sequence[Move] = ()      # if given, only these root moves are considered
+    mate: Optional[int] = None            # stop once a mate in this many moves is found
 
 
 class Info(NamedTuple):
@@ -77,6 +81,8 @@ class Info(NamedTuple):
     seconds: float
     nodes: int
     pv: List[Move]
+    multipv: int = 1    # which of the best lines (1 = the best)
+    seldepth: int = 0   # the deepest ply the search reached
 
 
 class Result(NamedTuple):
@@ -174,7 +180,11 @@ class Searcher:
         self.tt = TranspositionTable(hash_mb)
         self.stop_requested = False
         self.nodes = 0
+        self.seldepth = 0
         self._deadline: Optional[float] = None
+        self._start = 0.0
+        self._soft: Optional[float] = None
+        self._hard: Optional[float] = None
         self._node_limit: Optional[int] = None
         self._history: List[Dict[int, int]] = [{}, {}]
         self._counter: Dict[int, Move] = {}
@@ -194,6 +204,17 @@ class Searcher:
         self._history = [{}, {}]
         self._counter.clear()
 
+    def set_time(self, soft: Optional[float], hard: Optional[float], start: float) -> None:
+        """Give a running search new time limits counted from ``start`` (a UCI ``ponderhit``: the
+        pondering becomes thinking on the engine's own clock)."""
+        self._start, self._soft, self._hard = start, soft, hard
+        self._deadline = start + hard if hard is not None else None
+
+    def hashfull(self) -> int:
+        """Permille of the transposition table in use (from a sample of its first slots)."""
+        sample = self.tt.slots[:1000]
+        return sum(1 for e in sample if e is not None and e[5] == self.tt.age) * 1000 // max(1, len(sample))
+
     def set_hash_size(self, megabytes: int) -> None:
         """Resize the transposition table (the GUI's ``memory`` command) before the next search; a
         new size clears it."""
@@ -205,7 +226,8 @@ class Searcher:
         """Search ``pos`` (left unchanged) and return the best move found within ``limits``."""
         start = limits.start if limits.start is not None else time.perf_counter()
         self.nodes = 0
-        self._deadline = start + limits.hard_time if limits.hard_time is not None else None
+        self.seldepth = 0
+        self.set_time(limits.soft_time, limits.hard_time, start)
         self._node_limit = limits.nodes
         self._killers = [[None, None] for _ in range(MAX_PLY + 2)]
         self._seen = set(pos.game_hashes())
@@ -218,6 +240,9 @@ class Searcher:
                 table[k] >>= 2
         excluded = set(limits.exclude)
         root_moves = [m for m in pos.legal_moves() if m not in excluded]
+        if limits.searchmoves:
+            allowed = set(limits.searchmoves)
+            root_moves = [m for m in root_moves if m in allowed]
         if limits.randomize:
             random.shuffle(root_moves)          # ties are broken by the (stable) move order
         if not root_moves:
@@ -227,51 +252,76 @@ class Searcher:
         if len(root_moves) == 1 and limits.depth is None and limits.soft_time is not None:
             return best
         max_depth = min(limits.depth or MAX_PLY, MAX_PLY)
+        if limits.mate:
+            max_depth = min(max_depth, 2 * limits.mate + MATE_SEARCH_EXTRA)
         self._root_bonus: Dict[Move, int] = {}
         if limits.skill < FULL_SKILL:
             skill = max(0, limits.skill)
             max_depth = min(max_depth, 1 + skill // 2)
             noise = (FULL_SKILL - skill) * SKILL_NOISE
             self._root_bonus = {m: random.randrange(noise) for m in root_moves}
+        lines = max(1, min(limits.multipv, len(root_moves)))
+        scores = [0] * lines                    # each line's last score (its aspiration guess)
         durations: List[float] = []
-        soft = limits.soft_time
+        soft = self._soft
         changes = 0.0                           # how often the best move changed lately
-        score = 0
         for depth in range(1, max_depth + 1):
             began = time.perf_counter()
             try:
-                score, move = self._aspiration(pos, root_moves, depth, score)
-            except _Abort:
+                found = self._lines(pos, root_moves, depth, scores, on_info)
+            except _Abort as abort:
+                first = abort.args[0] if abort.args else None
                 partial = self._root_partial
-                if partial is not None and partial != best.move:
+                if first is not None:           # the best line of this depth was complete
+                    best = Result(first[1], first[0], depth, self.nodes, first[2])
+                elif partial is not None and partial != best.move:
                     best = best._replace(move=partial, pv=[partial])
                 break
             durations.append(time.perf_counter() - began)
+            score, move, pv = found[0]
             if best.move is not None and move != best.move and depth > 1:
                 changes += 1.0
             changes *= 0.6
             last_score = best.score
-            pv = self._pv(pos, move, depth)
             best = Result(move, score, depth, self.nodes, pv)
-            if on_info:
-                on_info(Info(depth, score, time.perf_counter() - start, self.nodes, pv))
             if abs(score) >= MATE_BOUND and depth >= MATE - abs(score):
+                break
+            if limits.mate and score >= MATE - 2 * limits.mate + 1:
                 break
             if self.stop_requested:
                 break
-            elapsed = time.perf_counter() - start
-            if limits.soft_time is not None:
+            elapsed = time.perf_counter() - self._start
+            if self._soft is not None:
                 # More time while the best move changes or the score falls; less while it is stable.
                 factor = 0.8 + changes
                 if depth > 4 and score < last_score - 30:
                     factor += 0.5
-                soft = limits.soft_time * min(2.0, factor)
+                soft = self._soft * min(2.0, factor)
                 if elapsed >= soft:
                     break
-            if limits.hard_time is not None and not next_iteration_fits(
-                    elapsed, durations, soft, limits.hard_time):
+            if self._hard is not None and not next_iteration_fits(
+                    elapsed, durations, soft if self._soft is not None else None, self._hard):
                 break
         return best._replace(nodes=self.nodes)
+
+    def _lines(self, pos: Position, root_moves: List[Move], depth: int, scores: List[int],
+               on_info: Optional[Callable[[Info], None]]) -> List[Tuple[int, Move, List[Move]]]:
+        """The best ``len(scores)`` lines at ``depth`` as (score, move, pv): each searched without
+        the first moves of the lines before it.  A search aborted after the first line raises
+        ``_Abort((score, move, pv))`` with that line."""
+        found: List[Tuple[int, Move, List[Move]]] = []
+        for k in range(len(scores)):
+            moves = root_moves if k == 0 else [m for m in root_moves if m not in {f[1] for f in found}]
+            try:
+                score, move = self._aspiration(pos, moves, depth, scores[k], store=k == 0)
+            except _Abort:
+                raise _Abort(found[0]) if found else _Abort()
+            scores[k] = score
+            found.append((score, move, self._pv(pos, move, depth)))
+            if on_info:
+                on_info(Info(depth, score, time.perf_counter() - self._start, self.nodes, found[-1][2],
+                             k + 1, self.seldepth))
+        return found
 
     def _tt_move(self, pos: Position) -> Optional[Move]:
         entry = self.tt.probe(pos.hash)
@@ -294,15 +344,17 @@ class Searcher:
             pos.pop()
         return pv
 
-    def _aspiration(self, pos: Position, moves: List[Move], depth: int, guess: int) -> Tuple[int, Move]:
+    def _aspiration(self, pos: Position, moves: List[Move], depth: int, guess: int,
+                    store: bool = True) -> Tuple[int, Move]:
         """The root search at ``depth``, first in a narrow window around the last score, widened on
-        each failure."""
+        each failure (``store``: keep the result in the table, not done for a line without the
+        best move)."""
         if depth < 4 or abs(guess) >= MATE_BOUND or not self.features["aspiration"] or self._root_bonus:
-            return self._root(pos, moves, depth, -INFINITY, INFINITY)
+            return self._root(pos, moves, depth, -INFINITY, INFINITY, store)
         delta = ASPIRATION
         alpha, beta = guess - delta, guess + delta
         while True:
-            score, move = self._root(pos, moves, depth, alpha, beta)
+            score, move = self._root(pos, moves, depth, alpha, beta, store)
             if score <= alpha:
                 alpha = max(-INFINITY, score - delta)
             elif score >= beta:
@@ -313,7 +365,8 @@ class Searcher:
             if delta > 1000:
                 alpha, beta = -INFINITY, INFINITY
 
-    def _root(self, pos: Position, moves: List[Move], depth: int, alpha: int, beta: int) -> Tuple[int, Move]:
+    def _root(self, pos: Position, moves: List[Move], depth: int, alpha: int, beta: int,
+              store: bool = True) -> Tuple[int, Move]:
         """Search every root move; the best is moved to the front of ``moves`` for the next iteration.
         ``_root_partial`` holds the best move so far of this iteration (for an aborted search) when it
         beat the first."""
@@ -349,8 +402,9 @@ class Searcher:
                         break
         moves.remove(best_move)
         moves.insert(0, best_move)
-        flag = EXACT if original_alpha < best_score < beta else (LOWER if best_score >= beta else UPPER)
-        self.tt.store(pos.hash, depth, _to_table(best_score, 0), flag, best_move)
+        if store:
+            flag = EXACT if original_alpha < best_score < beta else (LOWER if best_score >= beta else UPPER)
+            self.tt.store(pos.hash, depth, _to_table(best_score, 0), flag, best_move)
         return best_score, best_move
 
     # ------------------------------------------------------------------ search
@@ -485,6 +539,8 @@ class Searcher:
         if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
                 or (self._node_limit is not None and self.nodes >= self._node_limit):
             raise _Abort
+        if ply > self.seldepth:
+            self.seldepth = ply
         in_check = qply < 2 and pos.is_check()
         stand = 0
         if in_check:

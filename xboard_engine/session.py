@@ -41,7 +41,27 @@ OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
     "Hash": (64, 1, 2048),                   # transposition table, MB (XBoard's `memory` too)
     "Skill level": (20, 0, 20),              # 20 = full strength; lower: shallower, noisier choice
     "Nodes per move": (0, 0, 1_000_000_000), # 0 = think by the clock; else a fixed search size and
-}                                            # no random choice: the same moves every game
+                                             # no random choice: the same moves every game
+    "MultiPV": (1, 1, 256),                  # lines shown in analysis
+}
+CLEAR_HASH = "Clear Hash"                    # a button: clears the transposition table and history
+
+
+def option_key(name: str, known=None) -> Optional[str]:
+    """The option ``name`` refers to among ``known`` (default: ``OPTIONS`` and the Clear Hash
+    button), or None.  Case and underscores for spaces do not matter: the CECP announcement writes
+    ``Setup_number`` (python-chess takes an option's name to end at its first space), XBoard settings
+    saved earlier say ``Setup number``."""
+    wanted = " ".join(name.replace("_", " ").split()).lower()
+    for key in (known if known is not None else list(OPTIONS) + [CLEAR_HASH]):
+        if key.lower() == wanted:
+            return key
+    return None
+
+
+def cecp_option_name(name: str) -> str:
+    """An option's name as announced over CECP: without spaces (see ``option_key``)."""
+    return name.replace(" ", "_")
 
 
 def option_features() -> List[str]:
@@ -49,10 +69,10 @@ def option_features() -> List[str]:
     lines = []
     for name, (default, low, high) in OPTIONS.items():
         if low is None:
-            lines.append(f'feature option="{name} -check {default}"')
+            lines.append(f'feature option="{cecp_option_name(name)} -check {default}"')
         else:
-            lines.append(f'feature option="{name} -spin {default} {low} {high}"')
-    lines.append('feature option="Clear Hash -button"')
+            lines.append(f'feature option="{cecp_option_name(name)} -spin {default} {low} {high}"')
+    lines.append(f'feature option="{cecp_option_name(CLEAR_HASH)} -button"')
     return lines
 
 

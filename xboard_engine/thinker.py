@@ -91,7 +91,9 @@ class Thinker:
     def _limits(self, mode: str) -> Limits:
         session = self.session
         if mode != "think":
-            return Limits(exclude=tuple(session.exclude) if mode == "analyze" else ())
+            if mode == "analyze":
+                return Limits(exclude=tuple(session.exclude), multipv=int(session.options["MultiPV"]))
+            return Limits()
         soft, hard = session.budget()
         nodes = None
         randomize = self.random
@@ -137,8 +139,9 @@ class Thinker:
 
     def _run_search(self, mode: str, pos: Position) -> Optional[Move]:
         def info(i: Info) -> None:
-            self.last_score = i.score
-            self._analysis = (i.depth, i.nodes, i.pv[0] if i.pv else None, i.seconds)
+            if i.multipv == 1:
+                self.last_score = i.score
+                self._analysis = (i.depth, i.nodes, i.pv[0] if i.pv else None, i.seconds)
             if self.post or mode == "analyze":
                 self.send(f"{i.depth} {format_score(i.score)} {int(i.seconds * 100)} {i.nodes} "
                           f"{pv_text(pos, i.pv)}")

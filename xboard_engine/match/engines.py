@@ -256,7 +256,8 @@ class XBoardEngine(Engine):
 
 
 class UciEngine(Engine):
-    """A UCI engine (orthodox chess and Chess960 only)."""
+    """A UCI engine: orthodox chess and Chess960 (UCI_Chess960), other variants if its UCI_Variant
+    option offers them (as Fairy-Stockfish and this project's engine do)."""
 
     def __init__(self, config: EngineConfig) -> None:
         super().__init__(config)
@@ -264,10 +265,15 @@ class UciEngine(Engine):
         p.send("uci")
         deadline = time.monotonic() + config.init_time
         self.options_seen: List[str] = []
+        self.variants: List[str] = []          # the choices of its UCI_Variant option
         while True:
             line = p.readline(deadline)
             if line.startswith("option name "):
-                self.options_seen.append(line[12:].split(" type ")[0])
+                name = line[12:].split(" type ")[0]
+                self.options_seen.append(name)
+                if name == "UCI_Variant":
+                    words = line.split()
+                    self.variants = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "var"]
             if line == "uciok":
                 break
         for name, value in config.options:
@@ -283,8 +289,11 @@ class UciEngine(Engine):
     def new_game(self, variant: str, fen: Optional[str], moves: List[str], level: List[str]) -> None:
         self.last_score = None
         if variant not in ("normal", "fischerandom"):
-            raise EngineFailure("protocol", f"{self.name} (UCI) cannot play {variant}")
-        if "UCI_Chess960" in self.options_seen:
+            if variant not in self.variants:
+                raise EngineFailure("protocol", f"{self.name} (UCI) cannot play {variant}: its UCI_Variant "
+                                    f"option offers {', '.join(self.variants) or 'no variants'}")
+            self.process.send(f"setoption name UCI_Variant value {variant}")
+        elif "UCI_Chess960" in self.options_seen:
             self.process.send(f"setoption name UCI_Chess960 value {'true' if variant == 'fischerandom' else 'false'}")
         self.process.send("ucinewgame")
         self.sync()
@@ -316,9 +325,9 @@ class UciEngine(Engine):
                 continue
             if line.startswith("bestmove"):
                 parts = line.split()
-                if len(parts) < 2 or parts[1] in ("(none)", "0000"):
+                if len(parts) < 2 or parts[1] == "(none)":
                     return Reply("resign", line)
-                return Reply("move", parts[1])
+                return Reply("move", parts[1])   # 0000 is a pass where one is legal, else illegal
 
     def stop(self) -> None:
         self.process.send("stop")

@@ -10,7 +10,6 @@ import time
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RulesError
-from ..moves import Move
 from ..position import Position
 from .engines import Engine, EngineConfig, EngineFailure, UciEngine, XBoardEngine, start_engine
 
@@ -258,7 +257,7 @@ class _Game:
                                       f"{colours[side]} makes an invalid result claim: {reply.text[:60]}")
                 return self._loss(side, "rules infraction", f"{colours[side]} protocol error: {reply.text[:60]}")
             try:
-                move = self.pos.parse_move(reply.text)
+                move = self.pos.parse_uci(reply.text) if uci else self.pos.parse_move(reply.text)
             except RulesError:
                 return self._loss(side, "rules infraction", f"{colours[side]} makes an illegal move: {reply.text[:40]}")
             self.sans.append(self.pos.san(move))
@@ -276,12 +275,12 @@ class _Game:
         return v.setup == "fixed" and fen == v.start_fen and not self.start_fen
 
     def _uci_moves(self) -> List[str]:
-        """The game's moves in UCI text (Chess960 castles as king takes rook)."""
+        """The game's moves as UCI tokens (Chess960 castles as king takes rook)."""
         pos = Position.from_fen(self._start_position_fen(), self.variant)
         out = []
         for text in self.moves:
             move = pos.parse_move(text)
-            out.append(_uci_castle(pos, move, self.variant == "fischerandom") if pos.is_castle(move) else text)
+            out.append(pos.uci_text(move))
             pos.push(move)
         return out
 
@@ -348,12 +347,6 @@ class _Game:
         if failure.kind == "stall":
             return self._loss(side, "stalled connection", f"{colour}'s connection stalls: {failure}")
         return self._loss(side, "abandoned", f"{colour}: {failure}")
-
-
-def _uci_castle(pos: Position, move: Move, chess960: bool) -> str:
-    """UCI text of a castle: the king's move (e1g1), in Chess960 king takes own rook (b1a1)."""
-    names = pos.variant.names
-    return names[move.frm] + names[move.square2 if chess960 else move.to]
 
 
 def _reason(outcome) -> str:

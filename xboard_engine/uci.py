@@ -1,0 +1,504 @@
+"""The UCI text layer: the same engine as ``cecp.py`` for the tools that drive engines over UCI.
+
+Variants as Fairy-Stockfish offers them: ``setoption name UCI_Variant value 8piece`` answers with an
+``info string variant 8piece files 8 ranks 8 pocket 0 template fairy startpos FEN`` line, and
+``position startpos`` is then that variant's start (8piece-random, fischerandom: the setup chosen by
+"Setup Number", or a random one drawn at ``ucinewgame`` and announced the same way).  Moves are one
+token each, the coordinate form of docs/RULES.md (pushes and two-leg castles with a comma, a pass
+``@@@@``; ``0000`` is read as a pass too); Chess960 castles are king takes own rook (``e1h1``), as UCI
+GUIs send them.
+
+Threads: the channel (``textio.py``) reads standard input; the main thread executes commands in
+order; one search at a time runs in a worker thread, so ``isready``, ``stop`` and ``ponderhit`` are
+answered while it thinks.  Every ``go`` is answered by exactly one ``bestmove``; after ``go infinite``
+or ``go ponder`` only once ``stop`` or ``ponderhit`` came.  Bad input gets an ``info string error``
+line and changes nothing.
+"""
+import threading
+import time
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from . import __version__
+from .bench import run_bench
+from .errors import RulesError
+from .moves import Move
+from .position import Position
+from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits, Searcher
+from .session import last_setup_number
+from .textio import OVERLONG, Channel
+from .timeman import Clock, LagEstimate, MOVE_LAG, budget
+from .variant import get_variant, variant_names
+
+ENGINE_NAME = f"xboard-variant-engine {__version__}"
+AUTHOR = "the xboard-variant-engine authors"
+VARIANT_ALIASES = {"chess": "normal", "standard": "normal", "chess960": "fischerandom"}
+
+# UCI_Elo: the strength limit is the "Skill Level" (search depth and root noise, search.py); level L
+# is announced as ELO_MIN + L * ELO_PER_LEVEL (see the README for what was measured).
+ELO_MIN = 800
+ELO_PER_LEVEL = 60
+ELO_MAX = ELO_MIN + (FULL_SKILL - 1) * ELO_PER_LEVEL     # the strongest limited level
+
+
+class Option(NamedTuple):
+    """A UCI option: ``kind`` check, spin, combo, button or string."""
+    name: str
+    kind: str
+    default: str = ""
+    low: int = 0
+    high: int = 0
+    choices: Tuple[str, ...] = ()
+
+    def line(self) -> str:
+        text = f"option name {self.name} type {self.kind}"
+        if self.kind == "button":
+            return text
+        text += f" default {self.default}"
+        if self.kind == "spin":
+            text += f" min {self.low} max {self.high}"
+        for choice in self.choices:
+            text += f" var {choice}"
+        return text
+
+    def parse(self, value: str) -> Optional[str]:
+        """The option's value for the text ``value``, or None if it is not one."""
+        if self.kind == "check":
+            return value.lower() if value.lower() in ("true", "false") else None
+        if self.kind == "spin":
+            try:
+                number = int(value)
+            except ValueError:
+                return None
+            return str(number) if self.low <= number <= self.high else None
+        if self.kind == "combo":
+            name = VARIANT_ALIASES.get(value.lower(), value) if self.name == "UCI_Variant" else value
+            for choice in self.choices:
+                if choice.lower() == name.lower():
+                    return choice
+            return None
+        return value
+
+
+def uci_options() -> List[Option]:
+    return [
+        Option("Hash", "spin", "64", 1, 2048),
+        Option("Threads", "spin", "1", 1, 512),          # accepted; the search uses one thread
+        Option("Ponder", "check", "false"),
+        Option("MultiPV", "spin", "1", 1, 256),
+        Option("UCI_Chess960", "check", "false"),
+        Option("UCI_Variant", "combo", "normal", choices=tuple(variant_names())),
+        Option("UCI_LimitStrength", "check", "false"),
+        Option("UCI_Elo", "spin", str(ELO_MAX), ELO_MIN, ELO_MAX),
+        Option("Skill Level", "spin", str(FULL_SKILL), 0, FULL_SKILL),
+        Option("Move Overhead", "spin", "30", 0, 5000),
+        Option("Clear Hash", "button"),
+        Option("Setup Number", "spin", "-1", -1, last_setup_number()),
+        Option("Castle With Lancer Turn", "check", "true"),
+    ]
+
+
+def uci_score(score: int) -> str:
+    if score >= MATE_BOUND:
+        return f"mate {(MATE - score + 1) // 2}"
+    if score <= -MATE_BOUND:
+        return f"mate -{(MATE + score) // 2}"
+    return f"cp {score}"
+
+
+class Go(NamedTuple):
+    """The arguments of one ``go`` (times in seconds)."""
+    wtime: Optional[float] = None
+    btime: Optional[float] = None
+    winc: float = 0.0
+    binc: float = 0.0
+    movestogo: Optional[int] = None
+    movetime: Optional[float] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    mate: Optional[int] = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: Tuple[Move, ...] = ()
+    perft: Optional[int] = None
+
+
+class UciEngine:
+    """The UCI engine; ``run()`` serves until ``quit`` or end of input."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.searcher = Searcher()
+        self.option_specs = {o.name.lower(): o for o in uci_options()}
+        self.options: Dict[str, str] = {o.name: o.default for o in self.option_specs.values()}
+        self.lag = LagEstimate()
+        self._expected: Optional[Tuple[int, float]] = None  # (ply, clock) the next `go` should report
+        self._worker: Optional[threading.Thread] = None
+        self._cond = threading.Condition()
+        self._hold = False              # a `go infinite`/`go ponder` search waits for stop/ponderhit
+        self._go: Go = Go()
+        self._arrived = time.perf_counter()
+        self._start_fen = ""
+        self._start_used = False        # whether a search ran since the start was chosen
+        self._new_start()
+        self.pos = Position.from_fen(self._start_fen, self.rules_variant)
+
+    # ------------------------------------------------------------------ loop
+    def send(self, line: str) -> None:
+        self.channel.send(line)
+
+    def error(self, text: str) -> None:
+        self.send(f"info string error: {text[:200]}")
+
+    def run(self) -> None:
+        self.channel.serve(self._execute, lambda line: f"info string error: internal error on {line[:80]}")
+        self._stop_search()
+
+    def _execute(self, line: str, arrived: float) -> bool:
+        self._arrived = arrived
+        if not line:
+            return True
+        if line == OVERLONG:
+            self.error("command too long: line dropped")
+            return True
+        command, _, arg = line.partition(" ")
+        arg = arg.strip()
+        if command == "quit":
+            return False
+        handler = self.COMMANDS.get(command)
+        if handler is None:
+            self.error(f"unknown command: {command[:80]}")
+        else:
+            handler(self, arg)
+        return True
+
+    # ------------------------------------------------------------------ variant and position
+    @property
+    def variant(self) -> str:
+        return self.options["UCI_Variant"]
+
+    @property
+    def rules_variant(self) -> str:
+        """The rules in force: orthodox chess with UCI_Chess960 is played as Chess960."""
+        if self.variant == "normal" and self.options["UCI_Chess960"] == "true":
+            return "fischerandom"
+        return self.variant
+
+    def _new_start(self) -> None:
+        """Choose the start of ``position startpos``: a numbered or random setup where the variant
+        has several (orthodox chess with UCI_Chess960 keeps the orthodox start)."""
+        v = get_variant(self.variant)
+        number = int(self.options["Setup Number"])
+        if v.setup == "fixed":
+            start = Position(self.rules_variant)
+            if self.rules_variant != self.variant:
+                start = Position.from_fen(Position(self.variant).fen(), self.rules_variant)
+        elif 0 <= number < v.setup_count:
+            start = Position(self.variant, number=number)
+        else:
+            start = Position(self.variant)
+        self._start_fen = start.fen()
+        self._start_used = False
+
+    def _announce_variant(self) -> None:
+        v = get_variant(self.variant)
+        self.send(f"info string variant {self.variant} files {v.files} ranks {v.ranks} pocket 0 "
+                  f"template fairy startpos {self._start_fen}")
+
+    def cmd_position(self, arg: str) -> None:
+        words = arg.split()
+        if not words or words[0] not in ("startpos", "fen"):
+            self.error(f"position needs startpos or fen: {arg[:80]}")
+            return
+        if "moves" in words:
+            moves = words[words.index("moves") + 1:]
+            words = words[:words.index("moves")]
+        else:
+            moves = []
+        try:
+            if words[0] == "startpos":
+                if len(words) > 1:
+                    raise RulesError(f"unexpected words after startpos: {' '.join(words[1:])[:80]}")
+                pos = Position.from_fen(self._start_fen, self.rules_variant)
+            else:
+                pos = Position.from_fen(" ".join(words[1:]), self.rules_variant)
+        except RulesError as problem:
+            self.error(f"illegal position ({str(problem)[:120]}); the position is unchanged")
+            return
+        for i, text in enumerate(moves):
+            try:
+                pos.push(pos.parse_uci(text))
+            except RulesError as problem:
+                self.error(f"move {i + 1} of position: {str(problem)[:120]}; the position is unchanged")
+                return
+        self.pos = pos
+
+    def cmd_ucinewgame(self, arg: str) -> None:
+        self._stop_search()
+        self.searcher.clear()
+        self._expected = None
+        self.lag = LagEstimate()
+        if self._start_used:                # a new random setup, unless the announced one is unused
+            self._new_start()
+            if get_variant(self.variant).setup != "fixed":
+                self._announce_variant()
+        self.pos = Position.from_fen(self._start_fen, self.rules_variant)
+
+    # ------------------------------------------------------------------ options
+    def cmd_uci(self, arg: str) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {AUTHOR}")
+        for option in self.option_specs.values():
+            self.send(option.line())
+        self.send("uciok")
+
+    def cmd_setoption(self, arg: str) -> None:
+        words = arg.split()
+        if not words or words[0] != "name" or len(words) < 2:
+            self.error(f"setoption needs: name NAME [value VALUE]: {arg[:80]}")
+            return
+        if "value" in words[1:]:
+            at = words.index("value", 1)
+            name, value = " ".join(words[1:at]), " ".join(words[at + 1:])
+        else:
+            name, value = " ".join(words[1:]), ""
+        spec = self.option_specs.get(name.replace("_", " ").lower()) or self.option_specs.get(name.lower())
+        if spec is None:
+            self.error(f"unknown option: {name[:80]}")
+            return
+        if spec.kind == "button":
+            if spec.name == "Clear Hash":
+                self._stop_search()
+                self.searcher.clear()
+            return
+        parsed = spec.parse(value)
+        if parsed is None:
+            self.error(f"bad value for {spec.name}: {value[:80]!r}")
+            return
+        if self._searching() and spec.name in ("UCI_Variant", "UCI_Chess960", "Hash", "Setup Number"):
+            self._stop_search()
+        self.options[spec.name] = parsed
+        if spec.name == "Hash":
+            self.searcher.set_hash_size(int(parsed))
+        elif spec.name in ("UCI_Variant", "UCI_Chess960", "Setup Number"):
+            self._new_start()
+            self.pos = Position.from_fen(self._start_fen, self.rules_variant)
+            if spec.name == "UCI_Variant" or get_variant(self.variant).setup != "fixed":
+                self._announce_variant()
+
+    def _skill(self) -> int:
+        if self.options["UCI_LimitStrength"] == "true":
+            return min(FULL_SKILL - 1, (int(self.options["UCI_Elo"]) - ELO_MIN) // ELO_PER_LEVEL)
+        return int(self.options["Skill Level"])
+
+    # ------------------------------------------------------------------ search
+    def cmd_isready(self, arg: str) -> None:
+        self.send("readyok")
+
+    def cmd_go(self, arg: str) -> None:
+        go = self._parse_go(arg)
+        if go.perft is not None:
+            self._stop_search()
+            self._perft(go.perft)
+            return
+        self._stop_search()
+        self._start_used = True
+        pos = self.pos.copy()
+        limits = self._limits(go, pos, timed=not (go.ponder or go.infinite))
+        self._go = go
+        with self._cond:
+            self._hold = go.infinite or go.ponder
+        self.searcher.stop_requested = False
+        self._worker = threading.Thread(target=self._think, args=(pos, limits, go), daemon=True)
+        self._worker.start()
+
+    def _parse_go(self, arg: str) -> Go:
+        """The ``go`` arguments; a bad one gets an error line and is left out."""
+        words = arg.split()
+        fields: Dict[str, object] = {}
+        seconds = {"wtime", "btime", "winc", "binc", "movetime"}
+        whole = {"movestogo", "depth", "nodes", "mate", "perft"}
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word in ("infinite", "ponder"):
+                fields[word] = True
+            elif word == "searchmoves":
+                chosen = []
+                while i + 1 < len(words) and words[i + 1] not in seconds | whole | {"infinite", "ponder"}:
+                    i += 1
+                    try:
+                        chosen.append(self.pos.parse_uci(words[i]))
+                    except RulesError as problem:
+                        self.error(f"searchmoves: {str(problem)[:120]}; left out")
+                fields["searchmoves"] = tuple(chosen)
+            elif word in seconds or word in whole:
+                i += 1
+                value = words[i] if i < len(words) else ""
+                try:
+                    number = int(value)
+                    if word not in ("wtime", "btime") and number < 0:
+                        raise ValueError
+                except ValueError:
+                    self.error(f"go {word}: not a number: {value[:40]!r}; left out")
+                else:
+                    fields[word] = number / 1000.0 if word in seconds else number
+            else:
+                self.error(f"go: unknown word {word[:40]!r}; left out")
+            i += 1
+        return Go(**fields)  # type: ignore[arg-type]
+
+    def _limits(self, go: Go, pos: Position, timed: bool = True) -> Limits:
+        """The search limits of a ``go`` (without a time limit unless ``timed``); its clock counts
+        from when the command arrived."""
+        overhead = int(self.options["Move Overhead"]) / 1000.0
+        soft = hard = None
+        left = go.wtime if pos.stm == 0 else go.btime
+        if not timed:
+            pass
+        elif go.movetime is not None:
+            hard = max(0.001, go.movetime - overhead - MOVE_LAG)
+        elif left is not None:
+            soft, hard = self._clock_budget(go, pos, left)
+        avoid: Sequence[Move] = ()
+        if self.options["Castle With Lancer Turn"] == "false" and pos.variant.has_lancers:
+            legal = pos.legal_moves()
+            turning = tuple(m for m in legal if pos.castle_turns_partner(m))
+            avoid = turning if len(turning) < len(legal) else ()
+        return Limits(soft_time=soft, hard_time=hard, depth=go.depth, nodes=go.nodes, exclude=avoid,
+                      start=self._arrived, skill=self._skill(), multipv=int(self.options["MultiPV"]),
+                      searchmoves=go.searchmoves, mate=go.mate)
+
+    def _clock_budget(self, go: Go, pos: Position, left: float) -> Tuple[float, float]:
+        white = pos.stm == 0
+        inc = go.winc if white else go.binc
+        if self._expected is not None and self._expected[0] + 2 == pos.ply:
+            self.lag.update(self._expected[1], left)      # learn the GUI's lag as in CECP
+        self._expected = None
+        lag = max(self.lag.value, int(self.options["Move Overhead"]) / 1000.0)
+        clock = Clock(mps=go.movestogo or 0, base=0.0, inc=inc)
+        made = 0 if go.movestogo else pos.fullmove - 1
+        soft, hard = budget(clock, left, made, lag)
+        return soft or 0.0, hard or 0.0
+
+    def _think(self, pos: Position, limits: Limits, go: Go) -> None:
+        """Worker thread: search, wait for stop/ponderhit if the search must not end by itself,
+        then answer with ``bestmove``."""
+        def info(i: Info) -> None:
+            seconds = max(i.seconds, 1e-6)
+            self.send(f"info depth {i.depth} seldepth {max(i.seldepth, i.depth)} multipv {i.multipv} "
+                      f"score {uci_score(i.score)} nodes {i.nodes} nps {int(i.nodes / seconds)} "
+                      f"hashfull {self.searcher.hashfull()} time {int(i.seconds * 1000)} "
+                      f"pv {pv_tokens(pos, i.pv)}")
+
+        try:
+            result = self.searcher.search(pos, limits, on_info=info)
+            move, pv = result.move, result.pv
+        except Exception:                       # the engine must still answer, and legally
+            self.channel.internal_error()
+            legal = pos.legal_moves()
+            move, pv = (legal[0] if legal else None), []
+        with self._cond:
+            while self._hold:
+                self._cond.wait()
+        if move is None:
+            self.send("bestmove (none)")
+            return
+        text = pos.uci_text(move)
+        line = f"bestmove {text}"
+        if len(pv) > 1 and pv[0] == move:
+            ponder = pv_tokens(pos, pv[:2]).split()
+            if len(ponder) == 2:
+                line += f" ponder {ponder[1]}"
+        if not go.ponder and not go.infinite:
+            left = go.wtime if pos.stm == 0 else go.btime
+            if left is not None and go.movetime is None:
+                spent = time.perf_counter() - self._arrived
+                inc = go.winc if pos.stm == 0 else go.binc
+                self._expected = (pos.ply, left - spent + inc)
+        self.send(line)
+
+    def _searching(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def _release(self) -> None:
+        with self._cond:
+            self._hold = False
+            self._cond.notify_all()
+
+    def _stop_search(self) -> None:
+        """End the running search; it answers with its bestmove before this returns."""
+        worker = self._worker
+        if worker is None:
+            return
+        self.searcher.stop()
+        self._release()
+        worker.join()
+        self._worker = None
+
+    def cmd_stop(self, arg: str) -> None:
+        self._stop_search()
+
+    def cmd_ponderhit(self, arg: str) -> None:
+        """The expected move was played: the pondering search goes on as thinking on the clock of
+        the ``go ponder`` (counted from now)."""
+        go = self._go
+        if not self._searching() or not go.ponder:
+            return
+        self._go = go._replace(ponder=False)
+        if not go.infinite:
+            pos = self.pos
+            limits = self._limits(go._replace(ponder=False), pos)
+            if limits.hard_time is not None:
+                self.searcher.set_time(limits.soft_time, limits.hard_time, self._arrived)
+            elif limits.depth is None and limits.nodes is None and limits.mate is None:
+                self.searcher.stop()             # nothing bounds it: answer now
+            self._release()
+
+    # ------------------------------------------------------------------ extras
+    def cmd_ignore(self, arg: str) -> None:
+        pass
+
+    def cmd_display(self, arg: str) -> None:
+        from .session import board_lines
+        for line in board_lines(self.pos):
+            self.send(f"info string {line.lstrip('# ')}")
+
+    def _perft(self, depth: int) -> None:
+        if not 0 <= depth <= 8:
+            self.error(f"perft depth must be 0..8: {depth}")
+            return
+        start = time.perf_counter()
+        nodes = self.pos.copy().perft(depth)
+        self.send(f"info string perft {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")
+
+    def cmd_bench(self, arg: str) -> None:
+        if arg not in ("", "quick"):
+            self.error(f"bad bench argument, expected nothing or quick: {arg[:80]}")
+            return
+        self._stop_search()
+        run_bench(lambda line: self.send(f"info string {line.lstrip('# ')}"), quick=arg == "quick")
+
+    COMMANDS: Dict[str, Callable[["UciEngine", str], None]] = {}
+
+
+UciEngine.COMMANDS = {
+    "uci": UciEngine.cmd_uci, "isready": UciEngine.cmd_isready, "setoption": UciEngine.cmd_setoption,
+    "ucinewgame": UciEngine.cmd_ucinewgame, "position": UciEngine.cmd_position, "go": UciEngine.cmd_go,
+    "stop": UciEngine.cmd_stop, "ponderhit": UciEngine.cmd_ponderhit, "debug": UciEngine.cmd_ignore,
+    "register": UciEngine.cmd_ignore, "d": UciEngine.cmd_display, "bench": UciEngine.cmd_bench,
+}
+
+
+def pv_tokens(pos: Position, pv: List[Move]) -> str:
+    """The principal variation as UCI tokens, as far as it is legal (``pos`` is left unchanged)."""
+    out = []
+    pushed = 0
+    for m in pv:
+        if m not in pos.legal_moves():
+            break
+        out.append(pos.uci_text(m))
+        pos.push(m)
+        pushed += 1
+    for _ in range(pushed):
+        pos.pop()
+    return " ".join(out)
