@@ -93,7 +93,7 @@ def test_uci_handshake_lists_the_standard_and_variant_options(uci):
                  "option name Ponder type check default false",
                  "option name MultiPV type spin default 1 min 1 max 256",
                  "option name UCI_Chess960 type check default false",
-                 "option name UCI_Variant type combo default normal var normal var fischerandom var chess80 "
+                 "option name UCI_Variant type combo default normal var normal var chess var fischerandom var chess80 "
                  "var fullcavalry var 8piece var 8piece-random var 8piece-2019",
                  "option name UCI_LimitStrength type check default false",
                  f"option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}",

@@ -31,7 +31,9 @@ from .variant import get_variant, variant_names
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 AUTHOR = "the xboard-variant-engine authors"
-VARIANT_ALIASES = {"chess": "normal", "standard": "normal", "chess960": "fischerandom"}
+# UCI_Variant's choices are our variant names and "chess" (python-chess sends that for orthodox chess
+# and Chess960, as Fairy-Stockfish names it); other names read as one of them:
+VARIANT_ALIASES = {"standard": "normal", "chess960": "fischerandom"}
 
 # UCI_Elo: the strength limit is the "Skill Level" (search depth and root noise, search.py); level L
 # is announced as ELO_MIN + L * ELO_PER_LEVEL (see the README for what was measured).
@@ -86,7 +88,7 @@ def uci_options() -> List[Option]:
         Option("Ponder", "check", "false"),
         Option("MultiPV", "spin", "1", 1, 256),
         Option("UCI_Chess960", "check", "false"),
-        Option("UCI_Variant", "combo", "normal", choices=tuple(variant_names())),
+        Option("UCI_Variant", "combo", "normal", choices=tuple(["normal", "chess"] + variant_names()[1:])),
         Option("UCI_LimitStrength", "check", "false"),
         Option("UCI_Elo", "spin", str(ELO_MAX), ELO_MIN, ELO_MAX),
         Option("Skill Level", "spin", str(FULL_SKILL), 0, FULL_SKILL),
@@ -174,7 +176,8 @@ class UciEngine:
     # ------------------------------------------------------------------ variant and position
     @property
     def variant(self) -> str:
-        return self.options["UCI_Variant"]
+        name = self.options["UCI_Variant"]
+        return "normal" if name == "chess" else name
 
     @property
     def rules_variant(self) -> str:
@@ -201,7 +204,7 @@ class UciEngine:
 
     def _announce_variant(self) -> None:
         v = get_variant(self.variant)
-        self.send(f"info string variant {self.variant} files {v.files} ranks {v.ranks} pocket 0 "
+        self.send(f"info string variant {self.options['UCI_Variant']} files {v.files} ranks {v.ranks} pocket 0 "
                   f"template fairy startpos {self._start_fen}")
 
     def cmd_position(self, arg: str) -> None:
