@@ -517,6 +517,32 @@ def test_analyze_mode(engine):
     assert not engine.lines(engine.sync())
 
 
+def test_status_request_followed_at_once_by_exit_is_not_answered(engine):
+    """python-chess ends an analysis with `.` and `exit` together and calls a stat01 line unexpected
+    output: the analysis is over, so the engine does not answer that `.`."""
+    engine.setup()
+    engine.send("analyze")
+    engine.expect(r"(?m)^\d+ -?\d+ \d+ \d+ \S+")
+    engine.child.send(".\nexit\n")
+    assert "stat01" not in engine.sync()
+
+
+def test_analysis_with_multipv_posts_numbered_lines(engine):
+    engine.setup(fen="r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    engine.send("option MultiPV=3")
+    engine.send("post")
+    engine.send("analyze")
+    text = engine.expect(r"(?m)^4 .*\n4 .*\n4 .*\n", timeout=60).group(0)
+    engine.send("exit")
+    engine.sync()
+    depth4 = [line.split() for line in engine.lines(text) if line.startswith("4 ")]
+    assert len(depth4) == 3
+    firsts = [words[4] for words in depth4]
+    assert len(set(firsts)) == 3
+    scores = [int(words[1]) for words in depth4]
+    assert scores == sorted(scores, reverse=True)
+
+
 def test_hint_bk_draw_result_and_settings(engine):
     engine.setup()
     for line in ("name Opponent", "rating 2000 1800", "computer", "memory 64", "cores 2", "random",
