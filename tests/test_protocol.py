@@ -28,7 +28,7 @@ def test_handshake_features(engine):
     out = engine.child.before
     # sigterm=1: python-chess warns about and rejects sigterm=0 (the engine quits on `quit` anyway)
     for word in ("ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=1", "time=1",
-                 "draw=1", "analyze=1", "playother=1", "exclude=1", "memory=1", "smp=1"):
+                 "draw=1", "analyze=1", "playother=1", "exclude=1", "memory=1", "smp=1", "nps=1"):
         assert word in out
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
     # Option names without spaces: python-chess takes a name to end at its first space.

@@ -65,6 +65,19 @@ def test_full_game(warnings, protocol, chess960):
 
 
 @pytest.mark.parametrize("protocol", ["uci", "xboard"])
+def test_node_and_depth_limits(warnings, protocol):
+    """python-chess sends node limits as `go nodes` (UCI) or `nps 1` + `st N` (XBoard, after
+    `feature nps=1`)."""
+    board = chess.Board()
+    with popen(protocol) as engine:
+        result = engine.play(board, chess.engine.Limit(nodes=3000), info=chess.engine.INFO_ALL)
+        assert result.move in board.legal_moves
+        assert 0 < result.info["nodes"] <= 3000
+        result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_ALL)
+        assert result.info["depth"] == 3
+
+
+@pytest.mark.parametrize("protocol", ["uci", "xboard"])
 def test_chess960_castles_both_ways(warnings, protocol):
     """The engine's castles are read by python-chess (UCI: king takes rook, XBoard: O-O), and it
     reads python-chess's."""

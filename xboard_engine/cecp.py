@@ -108,7 +108,7 @@ class Engine:
         names = ",".join(variant_names())
         self.send("feature done=0")
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=1 '
-                  f'time=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
+                  f'time=1 nps=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 highlight=1 variants="{names}"')
         for line in option_features():
             self.send(line)
