@@ -207,3 +207,16 @@ def test_sprt_stops_the_match(monkeypatch):
     assert score.wins > score.losses
     assert "LLR" in out.getvalue() and "SPRT: accept H1" in out.getvalue()
     assert Sprt(0, 50).llr(score) >= Sprt(0, 50).bounds()[1]
+
+
+def test_uci_engine_without_the_variant_is_refused_before_any_game(tmp_path):
+    pytest.importorskip("sunfish")
+    python = sys.executable
+    sunfish = EngineConfig("sunfish", f"{python} -c 'import sunfish; sunfish.main()'", proto="uci")
+    ours_uci = EngineConfig("ours", f"{python} -m xboard_engine", dir=str(Path(__file__).parent.parent),
+                            proto="uci")
+    with pytest.raises(ValueError, match="sunfish speaks UCI and its UCI_Variant option offers no variants, "
+                                         "not chess80: use proto=xboard"):
+        run_match([ours_uci, sunfish], "chess80", TimeControl.parse("5+0.05"), games=2,
+                  pgnout=str(tmp_path / "g.pgn"))
+    assert not (tmp_path / "g.pgn").exists()

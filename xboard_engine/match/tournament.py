@@ -7,7 +7,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO,
 
 from ..position import Position
 from ..variant import get_variant
-from .engines import EngineConfig
+from .engines import EngineConfig, EngineFailure, UciEngine
 from .pgn import append_game, read_games
 from .referee import Adjudication, GameRecord, TimeControl, play_game
 from .stats import Score, Sprt, format_line
@@ -131,7 +131,7 @@ class Tournament:
         get_variant(variant)
         for engine in engines:
             if engine.proto == "uci" and variant not in ("normal", "fischerandom"):
-                raise ValueError(f"{engine.name} speaks UCI, which has no {variant}: use proto=xboard")
+                _check_uci_variant(engine, variant)
         self.engines = list(engines)
         self.variant = variant
         self.tcs = list(tcs)
@@ -305,3 +305,17 @@ def run_match(engines: Sequence[EngineConfig], variant: str, tc: TimeControl, **
     >>> result = run_match([ours, ours._replace(name="ours2")], "chess80", TimeControl.parse("10+0.1"), games=2)  # doctest: +SKIP
     """
     return Tournament(engines, variant, [tc] * len(engines), **options).run()
+
+
+def _check_uci_variant(config: EngineConfig, variant: str) -> None:
+    """Raise ValueError before any game if a UCI engine's UCI_Variant option does not offer
+    ``variant`` (an engine that does not start is left to the games, which record why)."""
+    try:
+        probe = UciEngine(config)
+    except EngineFailure:
+        return
+    offered = probe.variants
+    probe.quit()
+    if variant not in offered:
+        raise ValueError(f"{config.name} speaks UCI and its UCI_Variant option offers "
+                         f"{', '.join(offered) or 'no variants'}, not {variant}: use proto=xboard")
