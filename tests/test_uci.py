@@ -214,6 +214,31 @@ def test_isready_and_stop_while_thinking(uci):
     assert "bestmove" not in uci.sync()
 
 
+def test_currmove_is_reported_only_in_long_searches(uci):
+    """After CURRMOVE_AFTER (3 s) of thinking each root move is announced as it is searched, with its
+    number in this iteration's order; a shorter search sends none."""
+    uci.send("position startpos moves e2e4")
+    uci.send("go movetime 1000")
+    assert "currmove" not in uci.bestmove()[2]
+    uci.send("go infinite")
+    time.sleep(4.5)
+    uci.send("stop")
+    _, _, text = uci.bestmove()
+    found = [line.split() for line in uci.lines(text) if " currmove " in line]
+    assert found, text[-2000:]
+    pos = Position()
+    pos.push(pos.parse_uci("e2e4"))
+    legal = {pos.uci_text(m) for m in pos.legal_moves()}
+    numbers = {}
+    for words in found:
+        assert words[0:2] == ["info", "depth"] and words[3] == "currmove" and words[5] == "currmovenumber"
+        assert words[4] in legal
+        depth, number = int(words[2]), int(words[6])
+        # in order within an iteration (a re-search after an aspiration failure starts again at 1)
+        assert depth not in numbers or number in (numbers[depth] + 1, 1), found
+        numbers[depth] = number
+
+
 def test_infinite_search_that_finds_a_mate_still_waits_for_stop(uci):
     uci.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     uci.send("go infinite")

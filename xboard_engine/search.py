@@ -85,6 +85,10 @@ class Info(NamedTuple):
     seldepth: int = 0   # the deepest ply the search reached
 
 
+# A search reports the root move it is on (UCI "currmove") once it has run this long, as Stockfish does.
+CURRMOVE_AFTER = 3.0
+
+
 class Result(NamedTuple):
     move: Optional[Move]
     score: int
@@ -192,6 +196,7 @@ class Searcher:
         self._seen: set = set()
         self._root_partial: Optional[Move] = None
         self._root_bonus: Dict[Move, int] = {}
+        self._on_currmove: Optional[Callable[[int, Move, int], None]] = None
         self._hash_mb = hash_mb
 
     def stop(self) -> None:
@@ -222,9 +227,13 @@ class Searcher:
 
     # ------------------------------------------------------------------ driver
     def search(self, pos: Position, limits: Limits,
-               on_info: Optional[Callable[[Info], None]] = None) -> Result:
-        """Search ``pos`` (left unchanged) and return the best move found within ``limits``."""
+               on_info: Optional[Callable[[Info], None]] = None,
+               on_currmove: Optional[Callable[[int, Move, int], None]] = None) -> Result:
+        """Search ``pos`` (left unchanged) and return the best move found within ``limits``.
+        ``on_info`` gets each finished line; ``on_currmove(depth, move, number)`` each root move as
+        its search begins, once the search has run ``CURRMOVE_AFTER`` seconds."""
         start = limits.start if limits.start is not None else time.perf_counter()
+        self._on_currmove = on_currmove
         self.nodes = 0
         self.seldepth = 0
         self.set_time(limits.soft_time, limits.hard_time, start)
@@ -375,7 +384,10 @@ class Searcher:
         self._root_partial = None
         original_alpha = alpha
         bonus = self._root_bonus
+        report = self._on_currmove
         for i, m in enumerate(moves):
+            if report is not None and time.perf_counter() - self._start >= CURRMOVE_AFTER:
+                report(depth, m, i + 1)
             pos.push(m)
             try:
                 if bonus:                   # weakened play: every move in its own shifted window

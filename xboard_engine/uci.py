@@ -393,8 +393,11 @@ class UciEngine:
                       f"hashfull {self.searcher.hashfull()} time {int(i.seconds * 1000)} "
                       f"pv {pv_tokens(pos, i.pv)}")
 
+        def currmove(depth: int, move: Move, number: int) -> None:     # called with pos at the root
+            self.send(f"info depth {depth} currmove {pos.uci_text(move)} currmovenumber {number}")
+
         try:
-            result = self.searcher.search(pos, limits, on_info=info)
+            result = self.searcher.search(pos, limits, on_info=info, on_currmove=currmove)
             move, pv = result.move, result.pv
         except Exception:                       # the engine must still answer, and legally
             self.channel.internal_error()
