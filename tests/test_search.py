@@ -135,3 +135,18 @@ def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
     # Bishop on b1 (light): a8 is its corner, h8 is not.
     assert mop_up(Position.from_fen("k7/8/8/8/8/8/8/KBN5 w - - 0 1")) > \
         mop_up(Position.from_fen("7k/8/8/8/8/8/8/KBN5 w - - 0 1"))
+
+
+@pytest.mark.parametrize("skill", [0, 4])
+def test_weakened_search_reports_the_chosen_moves_own_score(skill):
+    """A skill limit picks moves by score plus a random root bonus (up to 15 cp per missing level),
+    but the score it reports is the chosen move's own: what a full-strength search of that move to
+    the same depth gives, not inflated by the bonus."""
+    pos = Position()
+    pos.push(pos.parse_uci("e2e4"))
+    depth = 1 + skill // 2
+    for _ in range(5):
+        weak = Searcher().search(pos.copy(), Limits(skill=skill))
+        assert weak.depth == depth
+        honest = Searcher().search(pos.copy(), Limits(depth=depth, searchmoves=[weak.move]))
+        assert weak.score == honest.score, (skill, pos.uci_text(weak.move), weak.score, honest.score)
