@@ -166,3 +166,17 @@ def test_one_second_game_survives_lag_it_knows(lag):
         left -= hard + lag
         assert left > 0, f"flag falls at move {made + 1}"
         left += 0.01
+
+
+@pytest.mark.parametrize("tc,wtime,inc", [("1+0.01", 1.0, 0.01), ("10+0.1", 10.0, 0.1), ("60+0", 60.0, 0.0)])
+def test_uci_clock_gets_the_same_budget_as_cecp(tc, wtime, inc):
+    """A UCI `go wtime .. winc ..` on the first move gets the CECP budget of that clock with no lag
+    learnt yet (the default Move Overhead, 10 ms, as Stockfish's).  With 30 ms the engine kept
+    59 x 20 ms back at 1+0.01, more than the whole clock, and moved on the increment alone (seen
+    under cutechess-cli: it lost 10 of 10 games to itself over CECP)."""
+    from xboard_engine.uci import Go, UciEngine
+    engine = UciEngine(channel=None)                        # only its clock arithmetic is used here
+    limits = engine._limits(Go(wtime=wtime, btime=wtime, winc=inc, binc=inc), Position())
+    cecp = budget(Clock(0, wtime, inc), wtime, 0, max(MOVE_LAG, 0.010))
+    assert (limits.soft_time, limits.hard_time) == pytest.approx(cecp)
+    assert limits.soft_time > 0.6 * (wtime / 40 + inc)     # a real share of the clock

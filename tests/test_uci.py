@@ -98,7 +98,7 @@ def test_uci_handshake_lists_the_standard_and_variant_options(uci):
                  "option name UCI_LimitStrength type check default false",
                  f"option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}",
                  "option name Skill Level type spin default 20 min 0 max 20",
-                 "option name Move Overhead type spin default 30 min 0 max 5000",
+                 "option name Move Overhead type spin default 10 min 0 max 5000",
                  "option name Clear Hash type button",
                  "option name Setup Number type spin default -1 min -1 max 3839",
                  "option name Castle With Lancer Turn type check default true"):

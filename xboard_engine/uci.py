@@ -92,7 +92,7 @@ def uci_options() -> List[Option]:
         Option("UCI_LimitStrength", "check", "false"),
         Option("UCI_Elo", "spin", str(ELO_MAX), ELO_MIN, ELO_MAX),
         Option("Skill Level", "spin", str(FULL_SKILL), 0, FULL_SKILL),
-        Option("Move Overhead", "spin", "30", 0, 5000),
+        Option("Move Overhead", "spin", "10", 0, 5000),
         Option("Clear Hash", "button"),
         Option("Setup Number", "spin", "-1", -1, last_setup_number()),
         Option("Castle With Lancer Turn", "check", "true"),
