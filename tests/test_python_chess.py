@@ -3,6 +3,7 @@ orthodox chess and of Chess960, an analysis with three lines, and every option s
 XBoard, with no warning logged by python-chess."""
 import logging
 import sys
+import time
 
 import pytest
 
@@ -75,6 +76,32 @@ def test_node_and_depth_limits(warnings, protocol):
         assert 0 < result.info["nodes"] <= 3000
         result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_ALL)
         assert result.info["depth"] == 3
+
+
+@pytest.mark.parametrize("protocol", ["uci", "xboard"])
+def test_pondering_between_moves(warnings, protocol):
+    """``play(..., ponder=True)``: python-chess lets the engine ponder after its move (UCI `go ponder`
+    on the expected reply, XBoard `hard`) and stops it before the next one; every move stays legal and
+    comes within its time."""
+    warnings.set_level(logging.DEBUG, logger="chess.engine")     # python-chess logs every line
+    board = chess.Board()
+    with popen(protocol) as engine:
+        for _ in range(6):
+            started = time.monotonic()
+            result = engine.play(board, chess.engine.Limit(time=0.3), ponder=True)
+            assert time.monotonic() - started < 2.0
+            assert result.move in board.legal_moves
+            board.push(result.move)
+            if result.ponder is not None:
+                assert result.ponder in board.legal_moves
+            time.sleep(0.3)                     # the engine ponders meanwhile
+            reply = list(board.legal_moves)[0] if result.ponder is None else result.ponder
+            board.push(reply)
+    sent = [r.getMessage() for r in warnings.records if r.levelno == logging.DEBUG and "<<" in r.getMessage()]
+    if protocol == "uci":
+        assert sum(" go ponder " in line for line in sent) >= 5, sent
+    else:
+        assert any(line.endswith("<< hard") for line in sent), sent
 
 
 @pytest.mark.parametrize("protocol", ["uci", "xboard"])
