@@ -381,7 +381,6 @@ class Searcher:
         beat the first."""
         best_score = -INFINITY
         best_move = moves[0]
-        best_own = 0                        # the best move's score without its random bonus
         self._root_partial = None
         original_alpha = alpha
         bonus = self._root_bonus
@@ -393,7 +392,7 @@ class Searcher:
             try:
                 if bonus:                   # weakened play: every move in its own shifted window
                     b = bonus[m]
-                    own = score = -self._search(pos, depth - 1, b - beta, b - alpha, 1, m)
+                    score = -self._search(pos, depth - 1, b - beta, b - alpha, 1, m)
                     if abs(score) < MATE_BOUND:
                         score += b
                 elif i == 0:
@@ -407,8 +406,6 @@ class Searcher:
             if score > best_score:
                 best_score = score
                 best_move = m
-                if bonus:
-                    best_own = own
                 if score > alpha:
                     alpha = score
                     if i > 0:
@@ -420,8 +417,9 @@ class Searcher:
         if store:
             flag = EXACT if original_alpha < best_score < beta else (LOWER if best_score >= beta else UPPER)
             self.tt.store(pos.hash, depth, _to_table(best_score, 0), flag, best_move)
-        # Weakened play chooses by score plus bonus, but reports the chosen move's own score.
-        return (best_own if bonus else best_score), best_move
+        if bonus and abs(best_score) < MATE_BOUND:
+            return best_score - bonus[best_move], best_move     # the chosen move's own score
+        return best_score, best_move
 
     # ------------------------------------------------------------------ search
     def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int,
