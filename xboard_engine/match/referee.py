@@ -224,11 +224,12 @@ class _Game:
             tc = self.tcs[side]
             uci = isinstance(engine, UciEngine)
             budget = tc.budget(clocks[side], uci)
+            if uci:         # the referee's own work, done before the engine's clock starts
+                uci_moves, uci_go = self._uci_moves(), self._uci_go(side, clocks, moves_played)
             started = time.monotonic()
             try:
                 if isinstance(engine, UciEngine):
-                    reply = engine.play_uci(self._uci_moves(), self._uci_go(side, clocks, moves_played),
-                                            started + budget)
+                    reply = engine.play_uci(uci_moves, uci_go, started + budget)
                 elif tc.has_clock:
                     reply = engine.play(last_move, clocks[side], clocks[1 - side], started + budget)
                 else:
