@@ -1,8 +1,8 @@
 """Piece pictures for the pieces XBoard has no image of: the jailer, the sentry, the Duke and the
 lancer in each of its eight facings, drawn as SVG in the style of XBoard's default set (a 100 x 100
 canvas, cream ``#ffffcc`` bodies with black lines for White, black bodies with cream details for
-Black).  The drawings are code, so one source serves XBoard (``write_xboard_images``) and any other
-board.
+Black).  The drawings are code, so one source serves XBoard (``write_xboard_images``) and the
+browser board (``xboard-engine web``), which also takes its orthodox pieces from here.
 
 XBoard picks a piece's picture by the slot its letter takes in the ``setup`` piece-to-char string
 (``Variant.xboard_pieces``): slot ``i`` shows ``White<name>.svg`` / ``Black<name>.svg`` from the
@@ -96,6 +96,70 @@ def duke(white: bool) -> str:
         + spots + _pedestal(fill))
 
 
+def pawn(white: bool) -> str:
+    fill, _ = _colours(white)
+    return _svg(
+        f'  <circle cx="50" cy="31" r="12" fill="{fill}" stroke="{INK}" stroke-width="2.5"/>\n'
+        f'  <path d="M 41 43 H 59 L 57 49 C 66 58 70 68 71 80 H 29 C 30 68 34 58 43 49 Z" fill="{fill}" '
+        f'stroke="{INK}" stroke-width="2.5" stroke-linejoin="round"/>\n' + _pedestal(fill))
+
+
+def rook(white: bool) -> str:
+    fill, detail = _colours(white)
+    return _svg(
+        f'  <path d="M 26 16 H 36 V 24 H 45 V 16 H 55 V 24 H 64 V 16 H 74 V 34 L 67 40 V 70 L 74 80 H 26 '
+        f'L 33 70 V 40 L 26 34 Z" fill="{fill}" stroke="{INK}" stroke-width="2.5" stroke-linejoin="round"/>\n'
+        f'  <path d="M 33 40 H 67 M 33 70 H 67" stroke="{detail}" stroke-width="2"/>\n' + _pedestal(fill))
+
+
+def bishop(white: bool) -> str:
+    fill, detail = _colours(white)
+    return _svg(
+        f'  <circle cx="50" cy="14" r="5" fill="{fill}" stroke="{INK}" stroke-width="2.5"/>\n'
+        f'  <path d="M 50 19 C 30 34 29 52 38 64 H 62 C 71 52 70 34 50 19 Z" fill="{fill}" stroke="{INK}" '
+        'stroke-width="2.5" stroke-linejoin="round"/>\n'
+        f'  <path d="M 56 32 L 47 45 M 44 52 H 56" stroke="{detail}" stroke-width="3" stroke-linecap="round"/>\n'
+        f'  <path d="M 36 64 H 64 L 68 80 H 32 Z" fill="{fill}" stroke="{INK}" stroke-width="2.5" '
+        'stroke-linejoin="round"/>\n' + _pedestal(fill))
+
+
+def knight(white: bool) -> str:
+    fill, detail = _colours(white)
+    return _svg(
+        f'  <path d="M 34 80 C 34 64 44 58 48 50 C 40 54 32 56 26 60 C 20 56 20 50 23 45 C 30 34 38 26 '
+        '44 20 L 44 12 L 52 19 C 68 20 78 36 76 56 C 75 66 72 74 72 80 Z" '
+        f'fill="{fill}" stroke="{INK}" stroke-width="2.5" stroke-linejoin="round"/>\n'
+        f'  <circle cx="47" cy="32" r="3.5" fill="{detail}"/>\n'
+        f'  <path d="M 56 24 C 66 30 70 44 68 60" fill="none" stroke="{detail}" stroke-width="2"/>\n'
+        + _pedestal(fill))
+
+
+def queen(white: bool) -> str:
+    fill, detail = _colours(white)
+    balls = "".join(f'  <circle cx="{x}" cy="{y}" r="5" fill="{fill}" stroke="{INK}" stroke-width="2.5"/>\n'
+                    for x, y in ((16, 28), (33, 18), (50, 14), (67, 18), (84, 28)))
+    return _svg(
+        f'  <path d="M 26 72 L 16 32 L 36 52 L 33 22 L 50 48 L 67 22 L 64 52 L 84 32 L 74 72 Z" '
+        f'fill="{fill}" stroke="{INK}" stroke-width="2.5" stroke-linejoin="round"/>\n' + balls
+        + f'  <path d="M 26 72 H 74 L 72 80 H 28 Z" fill="{fill}" stroke="{INK}" stroke-width="2.5"/>\n'
+        f'  <path d="M 29 66 H 71" stroke="{detail}" stroke-width="2"/>\n' + _pedestal(fill))
+
+
+def king(white: bool) -> str:
+    fill, detail = _colours(white)
+    return _svg(
+        f'  <path d="M 50 6 V 24 M 42 13 H 58" stroke="{INK}" stroke-width="4" stroke-linecap="round"/>\n'
+        f'  <path d="M 28 72 C 14 60 14 38 30 36 C 40 35 46 42 50 50 C 54 42 60 35 70 36 C 86 38 86 60 72 72 Z" '
+        f'fill="{fill}" stroke="{INK}" stroke-width="2.5" stroke-linejoin="round"/>\n'
+        f'  <path d="M 50 50 C 46 38 46 30 50 26 C 54 30 54 38 50 50 Z" fill="{fill}" stroke="{INK}" '
+        'stroke-width="2.5"/>\n'
+        f'  <path d="M 28 72 H 72 L 70 80 H 30 Z" fill="{fill}" stroke="{INK}" stroke-width="2.5"/>\n'
+        f'  <path d="M 30 66 H 70" stroke="{detail}" stroke-width="2"/>\n' + _pedestal(fill))
+
+
+ORTHODOX_DRAWINGS = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
+
+
 def _turned(points: Sequence[Tuple[float, float]], facing: int) -> str:
     """SVG path data of a closed polygon drawn facing north, turned clockwise by 45 degrees per
     facing about the centre (coordinates are computed here, not left to an SVG transform, so that
@@ -156,11 +220,30 @@ def picture_name(variant: str, letter: str) -> Optional[str]:
     return kind.name.replace("2019", "")
 
 
+def board_picture_name(variant: str, letter: str) -> str:
+    """The drawing of the unit with FEN ``letter`` on a board of our own (the browser's): the
+    orthodox pieces too, whose pictures XBoard draws itself."""
+    return ORTHODOX_DRAWINGS.get(letter.upper()) or picture_name(variant, letter) or "pawn"
+
+
+DRAWINGS = {"duke": duke, "jailer": jailer, "sentry": sentry, "pawn": pawn, "knight": knight,
+            "bishop": bishop, "rook": rook, "queen": queen, "king": king}
+
+
+def drawing_names() -> List[str]:
+    """Every drawing ``drawing`` knows."""
+    return sorted(DRAWINGS) + ["lancer-" + f for f in FACING_NAMES]
+
+
 def drawing(name: str, white: bool) -> str:
-    """The SVG of ``duke``, ``jailer``, ``sentry`` or ``lancer-FACING`` (``lancer-ne``)."""
+    """The SVG of a drawing: ``duke``, ``jailer``, ``sentry``, ``lancer-FACING`` (``lancer-ne``) or an
+    orthodox piece (``pawn`` ... ``king``).  Raises KeyError for an unknown name."""
     if name.startswith("lancer-"):
-        return lancer(white, FACING_NAMES.index(name[len("lancer-"):]))
-    return {"duke": duke, "jailer": jailer, "sentry": sentry}[name](white)
+        facing = name[len("lancer-"):]
+        if facing not in FACING_NAMES:
+            raise KeyError(name)
+        return lancer(white, FACING_NAMES.index(facing))
+    return DRAWINGS[name](white)
 
 
 def write_xboard_images(directory: str) -> List[str]:

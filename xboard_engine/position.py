@@ -19,6 +19,7 @@ from .make import push_changes, update_pawn_history
 from .movegen import legal_captures, legal_moves
 from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS_MOVE, PUSH, Move, MoveKind
 from .outcome import Outcome, is_insufficient_material, outcome
+from .pieces import PAWN
 from .variant import Variant, get_variant
 from .zobrist import zobrist_for
 
@@ -114,6 +115,18 @@ class Position:
     def root_fen(self) -> str:
         """FEN of the position this game was set up from (before ``move_stack``)."""
         return self._root_fen
+
+    def push_forbidden_squares(self) -> List[str]:
+        """R8.7: the squares the unit pushed on the last move may not move to now (the sentry's
+        square and those the unit passed), sorted; empty when no push restriction holds or the
+        pushed unit is a pawn."""
+        if not self.restriction:
+            return []
+        v = self.v
+        origin, dest = self.restriction
+        if v.kind_of[self.board[dest]].behaviour == PAWN:
+            return []
+        return sorted(v.names[sq] for sq in [origin] + v.between(origin, dest))
 
     def holder_of(self, square: str) -> Optional[str]:
         """R4.2: the square of an enemy jailer holding the unit on ``square``, or None (also for an

@@ -10,7 +10,11 @@ import shlex
 import subprocess
 import threading
 import time
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
+
+# What an engine reports while it thinks: depth, score (centipawns, its own view, mates as
+# +-(100000 - plies)) and its principal variation as the move tokens it wrote.
+InfoCallback = Callable[[int, int, List[str]], None]
 
 
 class EngineConfig(NamedTuple):
@@ -116,6 +120,7 @@ class Engine:
 
     last_score: Optional[int] = None   # score reported for the last move (own view), None if none
     last_depth: Optional[int] = None   # search depth reported for the last move, None if none
+    on_info: Optional[InfoCallback] = None   # called (from the caller's thread) for each report
 
     def __init__(self, config: EngineConfig) -> None:
         self.config = config
@@ -163,15 +168,28 @@ class XBoardEngine(Engine):
             p.send(f"option {name}={value}")
         self.sync()
 
-    def sync(self, timeout: float = 10.0) -> None:
-        """ping/pong: every command sent so far has been processed."""
+    def sync(self, timeout: float = 10.0) -> List[str]:
+        """ping/pong: every command sent so far has been processed.  Returns the lines read
+        before the pong."""
         if self.features.get("ping") != "1":
-            return
+            return []
         self._ping += 1
         self.process.send(f"ping {self._ping}")
         deadline = time.monotonic() + timeout
-        while self.process.readline(deadline) != f"pong {self._ping}":
-            pass
+        seen = []
+        while True:
+            line = self.process.readline(deadline)
+            if line == f"pong {self._ping}":
+                return seen
+            seen.append(line)
+
+    def offer_draw(self) -> bool:
+        """Offer a draw while the engine waits (force mode); True if it accepts (CECP: it answers
+        ``offer draw``)."""
+        if self.features.get("draw", "1") == "0":
+            return False
+        self.process.send("draw")
+        return "offer draw" in self.sync()
 
     def new_game(self, variant: str, fen: Optional[str], moves: List[str], level: List[str]) -> None:
         p = self.process
@@ -238,6 +256,8 @@ class XBoardEngine(Engine):
                     depth = _LEADING_DIGITS.match(parts[0])
                     if depth:
                         self.last_depth = int(depth.group())
+                    if self.on_info is not None:
+                        self.on_info(self.last_depth or 0, self.last_score, parts[4:])
                 continue
             if word.startswith("#") or word in ("tellusererror", "telluser", "tellics",
                                                                         "feature", "setup", "piece", "pong"):
@@ -322,6 +342,8 @@ class UciEngine(Engine):
                     value = int(words[i + 2])
                     self.last_score = _clamp_score(value if words[i + 1] == "cp"
                                                    else (100000 - abs(value)) * (1 if value > 0 else -1))
+                    if self.on_info is not None and "pv" in words:
+                        self.on_info(self.last_depth or 0, self.last_score, words[words.index("pv") + 1:])
                 continue
             if line.startswith("bestmove"):
                 parts = line.split()

@@ -7,11 +7,12 @@ import datetime
 import math
 import re
 import time
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..errors import RulesError
+from ..moves import Move
 from ..position import Position
-from .engines import Engine, EngineConfig, EngineFailure, UciEngine, XBoardEngine, start_engine
+from .engines import Engine, EngineConfig, EngineFailure, Reply, UciEngine, XBoardEngine, start_engine
 
 _TC = re.compile(r"^(?:(\d+)/)?(\d+(?::\d+(?:\.\d+)?)?(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
 
@@ -97,6 +98,14 @@ class TimeControl(NamedTuple):
         if self.nodes:
             out.append(f"nps {self.nodes}")
         return out
+
+    def charge(self, clock: float, elapsed: float, moves_done: int) -> float:
+        """The clock after a move that took ``elapsed`` seconds, the mover's ``moves_done``-th:
+        less the time, plus the increment, plus a new period's base when one is complete."""
+        clock = clock - elapsed + self.inc
+        if self.moves and moves_done % self.moves == 0:
+            clock += self.base
+        return clock
 
     def budget(self, remaining: float, uci: bool = False) -> float:
         """Seconds the engine may use for this move before it forfeits."""
@@ -214,7 +223,7 @@ class _Game:
         while True:
             outcome = self.pos.outcome()
             if outcome is not None:
-                return outcome.result, "normal", _reason(outcome)
+                return outcome.result, "normal", outcome_reason(outcome)
             adjudicated = self._adjudicate()
             if adjudicated:
                 return adjudicated
@@ -225,7 +234,8 @@ class _Game:
             uci = isinstance(engine, UciEngine)
             budget = tc.budget(clocks[side], uci)
             if uci:         # the referee's own work, done before the engine's clock starts
-                uci_moves, uci_go = self._uci_moves(), self._uci_go(side, clocks, moves_played)
+                uci_moves = uci_tokens(self.variant, self._start_position_fen(), self.moves)
+                uci_go = uci_go_line(self.tcs, side, clocks, moves_played)
             started = time.monotonic()
             try:
                 if isinstance(engine, UciEngine):
@@ -241,26 +251,15 @@ class _Game:
             elapsed = time.monotonic() - started
             self.seconds.append(round(elapsed, 3))
             if tc.has_clock:
-                clocks[side] -= elapsed
-                if clocks[side] < -tc.margin:
+                if clocks[side] - elapsed < -tc.margin:
                     return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
                 moves_played[side] += 1
-                clocks[side] += tc.inc
-                if tc.moves and moves_played[side] % tc.moves == 0:
-                    clocks[side] += tc.base
+                clocks[side] = tc.charge(clocks[side], elapsed, moves_played[side])
             elif tc.st is not None and elapsed > budget:
                 return self._loss(side, "time forfeit", f"{colours[side]} loses on time")
-            if reply.kind == "resign":
-                return self._loss(side, "normal", f"{colours[side]} resigns")
-            if reply.kind != "move":
-                if reply.kind == "claim":
-                    return self._loss(side, "rules infraction",
-                                      f"{colours[side]} makes an invalid result claim: {reply.text[:60]}")
-                return self._loss(side, "rules infraction", f"{colours[side]} protocol error: {reply.text[:60]}")
-            try:
-                move = self.pos.parse_uci(reply.text) if uci else self.pos.parse_move(reply.text)
-            except RulesError:
-                return self._loss(side, "rules infraction", f"{colours[side]} makes an illegal move: {reply.text[:40]}")
+            move = judge_reply(self.pos, reply, uci)
+            if not isinstance(move, Move):
+                return move
             self.sans.append(self.pos.san(move))
             text = self.pos.move_text(move)
             self.moves.append(text)
@@ -274,34 +273,6 @@ class _Game:
     def _is_standard_start(self, fen: str) -> bool:
         v = self.pos.variant
         return v.setup == "fixed" and fen == v.start_fen and not self.start_fen
-
-    def _uci_moves(self) -> List[str]:
-        """The game's moves as UCI tokens (Chess960 castles as king takes rook)."""
-        pos = Position.from_fen(self._start_position_fen(), self.variant)
-        out = []
-        for text in self.moves:
-            move = pos.parse_move(text)
-            out.append(pos.uci_text(move))
-            pos.push(move)
-        return out
-
-    def _uci_go(self, side: int, clocks: List[float], moves_played: List[int]) -> str:
-        tc = self.tcs[side]
-        if tc.st is not None:
-            return f"go movetime {int(tc.st * 1000)}"
-        parts = ["go"]
-        if tc.depth:
-            parts.append(f"depth {tc.depth}")
-        if tc.nodes:
-            parts.append(f"nodes {tc.nodes}")
-        if not tc.infinite and (tc.base or tc.inc):
-            parts += [f"wtime {max(1, int(clocks[0] * 1000))}", f"btime {max(1, int(clocks[1] * 1000))}",
-                      f"winc {int(self.tcs[0].inc * 1000)}", f"binc {int(self.tcs[1].inc * 1000)}"]
-            if tc.moves:
-                parts.append(f"movestogo {tc.moves - moves_played[side] % tc.moves}")
-        elif len(parts) == 1:
-            parts.append("infinite" if tc.infinite else "depth 1")
-        return " ".join(parts)
 
     def _count_scores(self, side: int, score: Optional[int], irreversible: bool) -> None:
         """cutechess-cli's counters: a move without a score, or a capture or pawn move (draw rule),
@@ -338,19 +309,80 @@ class _Game:
         return None
 
     def _loss(self, side: int, termination: str, reason: str) -> Tuple[str, str, str]:
-        return ("0-1" if side == 0 else "1-0"), termination, reason
+        return loss(side, termination, reason)
 
     def _forfeit(self, side: int, failure: EngineFailure) -> Tuple[str, str, str]:
-        colour = ("White", "Black")[side]
         self.failure = failure.kind
-        if failure.kind == "crash":
-            return self._loss(side, "abandoned", f"{colour} disconnects: {failure}")
-        if failure.kind == "stall":
-            return self._loss(side, "stalled connection", f"{colour}'s connection stalls: {failure}")
-        return self._loss(side, "abandoned", f"{colour}: {failure}")
+        return failure_ending(side, failure)
 
 
-def _reason(outcome) -> str:
+def loss(side: int, termination: str, reason: str) -> Tuple[str, str, str]:
+    """(result, PGN termination, reason) of a game lost by ``side`` (0 White, 1 Black)."""
+    return ("0-1" if side == 0 else "1-0"), termination, reason
+
+
+def judge_reply(pos: Position, reply: Reply, uci: bool) -> Union[Move, Tuple[str, str, str]]:
+    """The legal move an engine's reply names in ``pos``, or the game's end it brings (result,
+    PGN termination, reason): a resignation, a false claim, a protocol error, an illegal move."""
+    side = pos.stm
+    colour = ("White", "Black")[side]
+    if reply.kind == "resign":
+        return loss(side, "normal", f"{colour} resigns")
+    if reply.kind == "claim":
+        return loss(side, "rules infraction", f"{colour} makes an invalid result claim: {reply.text[:60]}")
+    if reply.kind != "move":
+        return loss(side, "rules infraction", f"{colour} protocol error: {reply.text[:60]}")
+    try:
+        return pos.parse_uci(reply.text) if uci else pos.parse_move(reply.text)
+    except RulesError:
+        return loss(side, "rules infraction", f"{colour} makes an illegal move: {reply.text[:40]}")
+
+
+def failure_ending(side: int, failure: EngineFailure) -> Tuple[str, str, str]:
+    """(result, PGN termination, reason) when ``side``'s engine crashed, stalled or broke the protocol."""
+    colour = ("White", "Black")[side]
+    if failure.kind == "crash":
+        return loss(side, "abandoned", f"{colour} disconnects: {failure}")
+    if failure.kind == "stall":
+        return loss(side, "stalled connection", f"{colour}'s connection stalls: {failure}")
+    return loss(side, "abandoned", f"{colour}: {failure}")
+
+
+def uci_tokens(variant: str, start_fen: str, moves: Sequence[str]) -> List[str]:
+    """The game's moves (coordinate texts from ``start_fen``) as UCI tokens (Chess960 castles as
+    king takes rook)."""
+    pos = Position.from_fen(start_fen, variant)
+    out = []
+    for text in moves:
+        move = pos.parse_move(text)
+        out.append(pos.uci_text(move))
+        pos.push(move)
+    return out
+
+
+def uci_go_line(tcs: Sequence[TimeControl], side: int, clocks: Sequence[float],
+                moves_played: Sequence[int]) -> str:
+    """The ``go`` command for ``side`` under the time controls ``tcs`` (White's, Black's)."""
+    tc = tcs[side]
+    if tc.st is not None:
+        return f"go movetime {int(tc.st * 1000)}"
+    parts = ["go"]
+    if tc.depth:
+        parts.append(f"depth {tc.depth}")
+    if tc.nodes:
+        parts.append(f"nodes {tc.nodes}")
+    if not tc.infinite and (tc.base or tc.inc):
+        parts += [f"wtime {max(1, int(clocks[0] * 1000))}", f"btime {max(1, int(clocks[1] * 1000))}",
+                  f"winc {int(tcs[0].inc * 1000)}", f"binc {int(tcs[1].inc * 1000)}"]
+        if tc.moves:
+            parts.append(f"movestogo {tc.moves - moves_played[side] % tc.moves}")
+    elif len(parts) == 1:
+        parts.append("infinite" if tc.infinite else "depth 1")
+    return " ".join(parts)
+
+
+def outcome_reason(outcome) -> str:
+    """The words for a game end the rules core found (``Position.outcome()``)."""
     if outcome.termination == "checkmate":
         return f"{'White' if outcome.winner == 'w' else 'Black'} mates"
     return {"stalemate": "Draw by stalemate", "threefold_repetition": "Draw by 3-fold repetition",
