@@ -6,7 +6,8 @@ WinBoard as a CECP engine, or in any UCI GUI or tool (variants: the UCI_Variant 
 README for each variant's XBoard command line and for UCI use.
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
-(`xboard-engine play --help`)."""
+(`xboard-engine play --help`); `xboard-engine web` a board in the browser for every variant
+(`xboard-engine web --help`)."""
 import argparse
 import os
 import sys
@@ -22,6 +23,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["play"]:
         from .launcher import main as play
         return play(argv[1:])
+    if argv[:1] == ["web"]:
+        from .web.cli import main as web
+        return web(argv[1:])
     parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")

@@ -1,0 +1,331 @@
+"""A game as the browser board sees it: position, players, clocks, result, and the legal moves as
+the clicks that make them.  No I/O here: ``server.py`` drives engines and talks to pages."""
+import datetime
+import io
+import time
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..errors import RulesError
+from ..images import board_picture_name
+from ..match.pgn import game_to_pgn, read_games
+from ..match.referee import GameRecord, TimeControl, loss, outcome_reason
+from ..moves import CASTLE, PASS, PUSH, Move
+from ..position import Position
+from ..variant import get_variant, variant_names
+
+HUMAN = "human"
+
+
+class Ending(NamedTuple):
+    result: str          # 1-0 0-1 1/2-1/2
+    termination: str     # PGN Termination tag value
+    reason: str          # the rule or event, in words
+
+
+def click_paths(pos: Position, m: Move) -> List[Tuple[str, ...]]:
+    """The squares a player clicks, in order, to make ``m``: from and to; a push adds where the
+    pushed unit goes (select sentry, the enemy unit, its destination); a castle is the king and its
+    destination, or the king and its partner.  A pass has none (it is a button)."""
+    names = pos.variant.names
+    if m.kind == PASS:
+        return []
+    if m.kind == PUSH:
+        return [(names[m.frm], names[m.to], names[m.to2])]
+    paths = [(names[m.frm], names[m.to])]
+    if m.kind == CASTLE and m.square2 != m.to:
+        paths.append((names[m.frm], names[m.square2]))
+    return paths
+
+
+def move_targets(pos: Position) -> List[Dict[str, Any]]:
+    """Every complete click path of the legal moves with the moves it may mean: one, or several
+    that differ in what arrives (a promotion, a lancer's facing, a pushed or partner lancer's
+    facing), offered by a chooser showing each one's picture.  A castle's second path (king onto
+    its partner) is left out where it is another move's own path."""
+    v = pos.variant
+    white = pos.stm == 0
+    by_path: Dict[Tuple[str, ...], List[Move]] = {}
+    alternative: Dict[Tuple[str, ...], bool] = {}
+    for m in pos.legal_moves():
+        for i, path in enumerate(click_paths(pos, m)):
+            if i and path in by_path and not alternative.get(path):
+                continue
+            if not i and alternative.get(path):       # a move's own path beats a castle's second one
+                by_path[path] = []
+                alternative[path] = False
+            alternative.setdefault(path, bool(i))
+            by_path.setdefault(path, []).append(m)
+    out = []
+    for path, moves in by_path.items():
+        differ_in_placed = len({m.placed for m in moves}) > 1
+        options = []
+        for m in moves:
+            code = m.placed if differ_in_placed or m.kind not in (PUSH, CASTLE) else m.placed2
+            letter = v.letter[code] if code else ""
+            options.append({"text": pos.move_text(m), "san": pos.san(m),
+                            "picture": picture_file(pos.variant.name, letter) if letter else None})
+        out.append({"path": list(path), "options": options})
+    out.sort(key=lambda t: t["path"])
+    return out
+
+
+def picture_file(variant: str, letter: str) -> str:
+    """The file name (under /piece/) of the picture of the unit with FEN ``letter``."""
+    return f"{board_picture_name(variant, letter)}-{'white' if letter.isupper() else 'black'}.svg"
+
+
+def variant_info(name: str) -> Dict[str, Any]:
+    v = get_variant(name)
+    return {"name": name, "files": v.files, "ranks": v.ranks,
+            "squares": [[v.names[sq], v.file_of[sq], v.rank_of[sq]] for sq in v.squares],
+            "pictures": {v.letter[c]: picture_file(name, v.letter[c]) for c in range(len(v.letter)) if v.letter[c]},
+            "setups": v.setup_count if v.setup != "fixed" else 0}
+
+
+def all_variant_infos() -> List[Dict[str, Any]]:
+    return [variant_info(name) for name in variant_names()]
+
+
+class WebGame:
+    """One game: its moves from a start position, who plays each side (``HUMAN`` or an engine's
+    name), the clocks (seconds, measured here) and, once over, its ending."""
+
+    def __init__(self, variant: str, players: Sequence[str], tc: TimeControl, tc_text: str,
+                 start_fen: Optional[str] = None, number: Optional[int] = None, game_id: int = 1) -> None:
+        self.variant = variant
+        if start_fen:
+            self.pos = Position.from_fen(start_fen, variant)
+        else:
+            self.pos = Position(variant, number=number) if get_variant(variant).setup != "fixed" \
+                else Position(variant)
+        self.start_fen = self.pos.fen()
+        self.custom_start = bool(start_fen) or get_variant(variant).setup != "fixed"
+        self.players = list(players)
+        self.tc = tc
+        self.tc_text = tc_text
+        self.id = game_id
+        self.moves: List[str] = []          # coordinate texts
+        self.sans: List[str] = []
+        self.fens: List[str] = [self.start_fen]
+        self.last_squares: List[Tuple[str, str]] = []
+        self.clocks = [tc.base, tc.base]
+        self.moves_done = [0, 0]
+        self.turn_started = time.monotonic()
+        self.ending: Optional[Ending] = None
+        self.draw_offer: Optional[str] = None     # "w"/"b": that side offered a draw this move
+        self.date = datetime.date.today().strftime("%Y.%m.%d")
+        self.note = ""                             # a message for the players (e.g. a declined offer)
+
+    # ----------------------------------------------------------------- state
+    @property
+    def side(self) -> int:
+        return self.pos.stm
+
+    @property
+    def over(self) -> bool:
+        return self.ending is not None
+
+    def player(self, side: int) -> str:
+        return self.players[side]
+
+    def human_to_move(self) -> bool:
+        return not self.over and self.players[self.side] == HUMAN
+
+    def running_clock(self) -> Optional[int]:
+        """The side whose clock runs, or None: no clock, the game is over, or a human has not yet
+        made the game's first move (a human's clock starts with it)."""
+        if not self.tc.has_clock or self.over or (not self.moves and self.players[self.side] == HUMAN):
+            return None
+        return self.side
+
+    def clock_left(self, side: int, now: Optional[float] = None) -> float:
+        """Seconds left on ``side``'s clock now (the running clock counts down)."""
+        if not self.tc.has_clock:
+            return 0.0
+        if side == self.running_clock():
+            return self.clocks[side] - ((now or time.monotonic()) - self.turn_started)
+        return self.clocks[side]
+
+    # ----------------------------------------------------------------- changes
+    def play(self, text: str, elapsed: Optional[float] = None) -> Move:
+        """Make the move of coordinate (or SAN) ``text`` for the side to move and run its clock.
+        Raises RulesError (illegal or malformed) or ValueError (the game is over)."""
+        if self.over:
+            raise ValueError("the game is over")
+        move = self.pos.parse_text(text)
+        self._make(move, elapsed)
+        return move
+
+    def play_move(self, move: Move, elapsed: Optional[float] = None) -> None:
+        self._make(move, elapsed)
+
+    def _make(self, move: Move, elapsed: Optional[float]) -> None:
+        side = self.side
+        now = time.monotonic()
+        spent = now - self.turn_started if elapsed is None else elapsed
+        if self.running_clock() is None:
+            spent = 0.0
+        if self.tc.has_clock:
+            self.moves_done[side] += 1
+            self.clocks[side] = self.tc.charge(self.clocks[side], spent, self.moves_done[side])
+        names = self.pos.variant.names
+        self.sans.append(self.pos.san(move))
+        self.moves.append(self.pos.move_text(move))
+        self.last_squares.append((names[move.frm], names[move.to]) if move.kind != PASS else ("", ""))
+        self.pos.push(move)
+        self.fens.append(self.pos.fen())
+        self.turn_started = now
+        if self.draw_offer and self.draw_offer != "wb"[side]:
+            self.note = "Draw offer declined"
+        self.draw_offer = None
+        outcome = self.pos.outcome()
+        if outcome is not None:
+            self.ending = Ending(outcome.result, "normal", outcome_reason(outcome))
+
+    def take_back(self, plies: int) -> None:
+        """Undo ``plies`` moves (clocks keep their time: a takeback is a courtesy, not a refund)."""
+        if plies < 1 or plies > len(self.moves):
+            raise ValueError("nothing to take back")
+        for _ in range(plies):
+            self.pos.pop()
+            self.moves.pop()
+            self.sans.pop()
+            self.fens.pop()
+            self.last_squares.pop()
+            side = self.pos.stm
+            if self.tc.has_clock and self.moves_done[side]:
+                self.moves_done[side] -= 1
+        self.ending = None
+        self.draw_offer = None
+        self.turn_started = time.monotonic()
+
+    def end(self, result: str, termination: str, reason: str) -> None:
+        if not self.over:
+            self.clocks = [self.clock_left(0), self.clock_left(1)]
+            self.ending = Ending(result, termination, reason)
+
+    def resign(self, side: int) -> None:
+        self.end(*loss(side, "normal", f"{('White', 'Black')[side]} resigns"))
+
+    def flag(self) -> bool:
+        """End the game on time if the side to move's clock has run out (past the margin)."""
+        if self.running_clock() is None:
+            return False
+        side = self.side
+        allowed = 0.0 if self.players[side] == HUMAN else self.tc.margin   # an engine's pipe lag
+        if self.clock_left(side) < -allowed:
+            self.end(*loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time"))
+            self.clocks[side] = 0.0
+            return True
+        return False
+
+    # ----------------------------------------------------------------- views
+    def record(self) -> GameRecord:
+        ending = self.ending or Ending("*", "unterminated", "")
+        return GameRecord(self._name(0), self._name(1), self.variant,
+                          self.pos.root_fen() if self.custom_start else None, list(self.moves),
+                          list(self.sans), ending.result, ending.termination, ending.reason,
+                          self.tc.pgn(), "Browser game", "-", self.date)
+
+    def pgn(self) -> str:
+        return game_to_pgn(self.record(), site="xboard-engine web")
+
+    def _name(self, side: int) -> str:
+        return "Human" if self.players[side] == HUMAN else self.players[side]
+
+    def snapshot(self) -> Dict[str, Any]:
+        """Everything a page needs to draw the game (JSON-ready)."""
+        pos = self.pos
+        v = pos.variant
+        held = [v.names[sq] for sq in v.squares if pos.holder_of(v.names[sq])]
+        check = v.names[pos.kings[pos.stm]] if pos.is_check() and not self.over else None
+        targets = move_targets(pos) if not self.over else []
+        legal = [o["text"] for t in targets for o in t["options"]]
+        can_pass = not self.over and any(m.kind == PASS for m in pos.legal_moves())
+        return {
+            "type": "state", "id": self.id, "variant": self.variant, "players": self.players,
+            "names": [self._name(0), self._name(1)],
+            "tc": self.tc_text, "hasClock": self.tc.has_clock,
+            "clocks": [round(self.clock_left(0), 3), round(self.clock_left(1), 3)],
+            "running": self.running_clock(),
+            "turn": pos.turn, "fens": self.fens, "sans": self.sans,
+            "lastSquares": [list(s) for s in self.last_squares],
+            "held": held, "forbidden": pos.push_forbidden_squares(), "check": check,
+            "targets": targets, "legalCount": len(set(legal)) + (1 if can_pass else 0),
+            "canPass": can_pass, "humanToMove": self.human_to_move(),
+            "result": self.ending.result if self.ending else None,
+            "reason": self.ending.reason if self.ending else None,
+            "drawOffer": self.draw_offer, "note": self.note,
+        }
+
+    # ----------------------------------------------------------------- persistence
+    def to_json(self) -> Dict[str, Any]:
+        return {"variant": self.variant, "start_fen": self.start_fen, "custom_start": self.custom_start,
+                "players": self.players, "tc": self.tc_text, "moves": self.moves, "id": self.id,
+                "clocks": [self.clock_left(0), self.clock_left(1)], "moves_done": self.moves_done,
+                "ending": list(self.ending) if self.ending else None, "date": self.date}
+
+    @classmethod
+    def from_json(cls, data: Dict[str, Any]) -> "WebGame":
+        """A saved game (raises ValueError or RulesError if the data are not a game)."""
+        tc_text = str(data["tc"])
+        game = cls(str(data["variant"]), [str(p) for p in data["players"]], parse_time_control(tc_text),
+                   tc_text, start_fen=str(data["start_fen"]), game_id=int(data.get("id", 1)))
+        game.custom_start = bool(data.get("custom_start", True))
+        for text in data["moves"]:
+            game.play_move(game.pos.parse_move(str(text)), elapsed=0.0)
+        game.clocks = [float(c) for c in data["clocks"]]
+        game.moves_done = [int(n) for n in data["moves_done"]]
+        if data.get("ending"):
+            game.ending = Ending(*[str(x) for x in data["ending"]])
+        game.date = str(data.get("date", game.date))
+        game.turn_started = time.monotonic()
+        return game
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """The tournament runner's time controls: ``moves/base+inc`` in seconds (``300+3``, ``40/300``,
+    ``5:00+3``), or without a clock for a human: ``st=SECONDS`` an engine's move, ``depth=PLIES``
+    an engine's search depth (a weaker, quick opponent).  Raises ValueError with the reason."""
+    text = text.strip()
+    if text.startswith("st="):
+        return TimeControl.parse(st=text[3:])
+    if text.startswith("depth="):
+        tc = TimeControl.parse(depth=text[6:])
+        if not tc.depth or tc.depth < 1:
+            raise ValueError(f"bad depth {text[6:]!r} (want 1 or more)")
+        return tc
+    if text == "inf":
+        raise ValueError("inf: give an engine st=SECONDS or depth=PLIES instead")
+    return TimeControl.parse(tc=text)
+
+
+def load_pgn(text: str) -> Tuple[str, Optional[str], List[str], Dict[str, str]]:
+    """The variant, start FEN, coordinate moves and tags of the first game of a PGN text; every
+    move checked by the rules core.  Raises ValueError with a reason people can act on."""
+    games = list(read_games(io.StringIO(text if text.rstrip().endswith(("1-0", "0-1", "1/2-1/2", "*"))
+                                        else text.rstrip() + " *")))
+    if not games:
+        raise ValueError("no game found in the PGN text")
+    game = games[0]
+    variant = game.tags.get("Variant", "normal").lower()
+    variant = {"chess": "normal", "standard": "normal", "chess960": "fischerandom"}.get(variant, variant)
+    if variant not in variant_names():
+        raise ValueError(f"unknown variant {game.tags.get('Variant')!r} (known: {', '.join(variant_names())})")
+    fen = game.tags.get("FEN")
+    try:
+        pos = Position.from_fen(fen, variant) if fen else Position(variant)
+    except RulesError as error:
+        raise ValueError(f"bad FEN tag: {error}") from None
+    moves = []
+    for number, san in enumerate(game.moves):
+        try:
+            try:
+                move = pos.parse_san(san)
+            except RulesError:
+                move = pos.parse_text(san)
+        except RulesError as error:
+            raise ValueError(f"move {number // 2 + 1}{'.' if number % 2 == 0 else '...'} {san}: {error}") from None
+        moves.append(pos.move_text(move))
+        pos.push(move)
+    return variant, fen, moves, game.tags
