@@ -239,9 +239,8 @@ class WebGame:
         v = pos.variant
         held = [v.names[sq] for sq in v.squares if pos.holder_of(v.names[sq])]
         check = v.names[pos.kings[pos.stm]] if pos.is_check() and not self.over else None
-        targets = move_targets(pos) if not self.over else []
-        legal = [o["text"] for t in targets for o in t["options"]]
-        can_pass = not self.over and any(m.kind == PASS for m in pos.legal_moves())
+        targets = move_targets(pos) if self.human_to_move() else []
+        can_pass = self.human_to_move() and any(m.kind == PASS for m in pos.legal_moves())
         return {
             "type": "state", "id": self.id, "variant": self.variant, "players": self.players,
             "names": [self._name(0), self._name(1)],
@@ -251,7 +250,7 @@ class WebGame:
             "turn": pos.turn, "fens": self.fens, "sans": self.sans,
             "lastSquares": [list(s) for s in self.last_squares],
             "held": held, "forbidden": pos.push_forbidden_squares(), "check": check,
-            "targets": targets, "legalCount": len(set(legal)) + (1 if can_pass else 0),
+            "targets": targets,
             "canPass": can_pass, "humanToMove": self.human_to_move(),
             "result": self.ending.result if self.ending else None,
             "reason": self.ending.reason if self.ending else None,

@@ -186,8 +186,8 @@ function onSquare(name) {
   if (candidates.length === 0) {
     if (ui.clicks.length && ui.clicks[ui.clicks.length - 1] === name) { ui.clicks = []; showMessage(""); render(); return; }
     if (g.targets.some((t) => t.path[0] === name)) { ui.clicks = [name]; showMessage(""); render(); return; }
-    ui.clicks = [];
     showMessage(refusal(name));
+    ui.clicks = [];
     render();
     return;
   }
