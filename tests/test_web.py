@@ -204,3 +204,28 @@ def test_sigint_saves_the_unfinished_game(tmp_path):
     assert server.proc.wait(timeout=10) == 0
     saved = json.loads((tmp_path / "data" / "current-game.json").read_text())
     assert saved["moves"] == ["g1f3"]
+
+
+@pytest.mark.parametrize("engine", ["xboard-engine", "ours-uci"])
+def test_loaded_game_with_the_engine_to_move_goes_on(server, engine):
+    # the engine is told the game once: the last move is not sent again (a CECP engine would take
+    # it as a second move and be refused)
+    replies = ws_exchange(server.host, [{"type": "load", "pgn": '[Variant "8piece"]\n1. e4 e5 2. d4 *',
+                                         "white": "human", "black": engine, "tc": "depth=1"}], replies=4)
+    deadline = time.monotonic() + 30
+    state = last_state(replies)
+    while len(state["sans"]) < 4 and not state["result"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+        state = last_state(ws_exchange(server.host, [], replies=0))
+    assert state["result"] is None and len(state["sans"]) == 4 and state["humanToMove"]
+
+
+def test_human_who_runs_out_of_time_loses_on_time(server):
+    replies = ws_exchange(server.host, [{"type": "new", "black": "human", "tc": "1+0"},
+                                        {"type": "move", "move": "e2e4"}], replies=3)
+    after = [r for r in replies if r["type"] == "state" and r["sans"] == ["e4"]][0]
+    assert after["running"] == 1 and after["clocks"][0] == 1.0   # White's first move cost no time
+    time.sleep(1.6)
+    state = last_state(ws_exchange(server.host, [], replies=0))
+    assert (state["result"], state["reason"]) == ("1-0", "Black loses on time")
+    assert state["clocks"][1] == 0

@@ -275,3 +275,15 @@ def test_screenshot_shows_on_each_square_the_piece_of_the_fen(page, variant):
         if seen != expected and not same_picture:
             wrong.append((name, expected, seen))
     assert not wrong, wrong
+
+
+def test_engine_crash_mid_game_shows_the_result_and_the_page_goes_on(page):
+    page.new_game("normal", black="crashy")
+    page.play("e2e4")
+    page.wait_human()                                   # its first move
+    page.play("d2d4")                                   # asked for its second, it exits
+    page.wait(lambda: page.state()["result"] == "1-0", "the crash to end the game")
+    assert "Black disconnects" in page.text("status")
+    page.new_game("normal")                             # the page still works
+    page.play("e2e4")
+    page.wait_human()

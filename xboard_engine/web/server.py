@@ -42,6 +42,7 @@ class Room:
         self.state_path = os.path.join(data_dir, "current-game.json")
         self.clients: Set[web.WebSocketResponse] = set()
         self.seats: List[Optional[Engine]] = [None, None]
+        self.known = [0, 0]          # plies of the game each seat's CECP engine has been told
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=6, thread_name_prefix="engine")
         self.thinking_side: Optional[int] = None
         self.thinking: Optional[Dict[str, Any]] = None
@@ -280,6 +281,7 @@ class Room:
                 self.seats[side] = engine
                 moves = game.moves if not isinstance(engine, UciEngine) else []
                 await self._run(engine.new_game, game.variant, fen, moves, game.tc.xboard_commands())
+                self.known[side] = len(moves)
             except EngineFailure as failure:
                 if game is self.game and not game.over:
                     game.end(*failure_ending(side, failure))
@@ -340,7 +342,8 @@ class Room:
         if uci:
             tokens = uci_tokens(game.variant, game.pos.root_fen(), game.moves)
             go = uci_go_line(tcs, side, clocks, game.moves_done)
-        last_move = game.moves[-1] if game.moves else None
+        # a CECP engine hears the opponent's last move unless it was given with the game
+        last_move = game.moves[-1] if len(game.moves) > self.known[side] else None
         pos_copy = game.pos.copy()
 
         def report(depth: int, score: int, pv: List[str]) -> None:
@@ -384,6 +387,7 @@ class Room:
             await self.finish()
             return
         game.play_move(move, elapsed)
+        self.known[side] = len(game.moves)
         await self._after_move()
 
     def _thinking_report(self, game: WebGame, ply: int, side: int, depth: int, score: int,

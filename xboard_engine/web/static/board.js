@@ -50,10 +50,9 @@ function onState(state) {
     const humans = state.players.map((p) => p === "human");
     ui.flipped = humans[1] && !humans[0]; }
   if (state.sans.length !== oldPlies) { ui.clicks = []; ui.view = null; closeChooser(); }
-  if (state.thinkingSide === null || state.thinkingSide === undefined) { /* keep the last report shown */ }
-  document.body.dataset.plies = String(state.sans.length);
-  document.body.dataset.gameId = String(state.id);
   render();
+  document.body.dataset.plies = String(state.sans.length);     // after drawing: tests wait on it
+  document.body.dataset.gameId = String(state.id);
 }
 
 function variantInfo(name) {

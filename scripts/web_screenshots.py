@@ -1,0 +1,86 @@
+"""Screenshots of the browser board for the README, taken from the real page: the server
+(`xboard-engine web`) and headless Chromium, a player's clicks made by Selenium.
+
+    python scripts/web_screenshots.py [OUT_DIR]      (default docs/images)
+
+Needs what the end-to-end tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
+"""
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from web_page import Page, Server, chrome  # noqa: E402
+
+from xboard_engine import Position  # noqa: E402
+from xboard_engine.moves import PUSH  # noqa: E402
+
+
+def push_position(seed: int = 11) -> str:
+    """A position of an 8piece game (random moves) where the side to move can push and a unit is
+    held by a jailer."""
+    rng = random.Random(seed)
+    while True:
+        pos = Position("8piece")
+        for _ in range(60):
+            moves = pos.legal_moves()
+            if not moves or pos.outcome():
+                break
+            held = any(pos.holder_of(pos.variant.names[sq]) for sq in pos.variant.squares)
+            pushes = [m for m in moves if m.kind == PUSH and not pos.variant.is_pawn[pos.board[m.to]]]
+            if held and pos.turn == "w" and pos.ply > 14 and pushes:
+                return pos.fen()
+            pos.push(rng.choice(moves))
+
+
+def shoot(page: Page, path: Path) -> None:
+    time.sleep(0.3)
+    page.d.save_screenshot(str(path))
+    print("wrote", path)
+
+
+def main() -> int:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as data:
+        server = Server(Path(data))
+        driver = chrome()
+        driver.set_window_size(1100, 860)
+        try:
+            page = Page(driver, server.url)
+            # 8-Piece Chess: a push just made; the pushed unit's forbidden squares, a held unit
+            fen = push_position()
+            page.load(fen, "8piece", black="human", tc="600+5")
+            state = page.state()
+            push = next(o["text"] for t in state["targets"] for o in t["options"]
+                        if len(t["path"]) == 3 and o["san"].split(">")[1][:1].isupper())   # not a pawn
+            page.play(push)
+            shoot(page, out / "web-8piece-push.png")
+            # Full Cavalry: castling chooses the lancer's facing
+            page.load("e1bqk1nm/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/ENBQK2M w KQkq - 4 4", "fullcavalry")
+            page.click("e1")
+            page.click("g1")
+            shoot(page, out / "web-fullcavalry-castle.png")
+            page.js("document.getElementById('chooser-cancel').click()")
+            # Chess80 against the engine, its thinking shown
+            page.new_game("chess80", tc="depth=4")
+            for text in ("e2e4", "i1h3"):
+                page.play(text)
+                page.wait_human()
+            page.play("f2f4")
+            page.wait(lambda: "depth" in page.text("thinking"), "the thinking line")
+            page.wait_human()
+            shoot(page, out / "web-chess80.png")
+        finally:
+            driver.quit()
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
