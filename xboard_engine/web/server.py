@@ -79,7 +79,7 @@ class Room:
         os.replace(tmp, self.state_path)
 
     def _append_pgn(self) -> None:
-        if not self.pgn_written and (self.game.moves or self.game.over):
+        if not self.pgn_written and self.game.moves:          # a game that never began is not kept
             append_game(self.pgn_path, self.game.record())
             self.pgn_written = True
 
