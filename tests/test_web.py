@@ -229,3 +229,15 @@ def test_human_who_runs_out_of_time_loses_on_time(server):
     state = last_state(ws_exchange(server.host, [], replies=0))
     assert (state["result"], state["reason"]) == ("1-0", "Black loses on time")
     assert state["clocks"][1] == 0
+
+
+def test_draw_offer_between_humans_is_accepted_on_the_next_move_or_declined_by_moving(server):
+    replies = ws_exchange(server.host, [{"type": "new", "black": "human", "tc": "300+3"},
+                                        {"type": "draw"}, {"type": "move", "move": "e2e4"}], replies=1)
+    assert last_state(replies)["drawOffer"] == "w" and last_state(replies)["note"] == "White offers a draw"
+    replies = ws_exchange(server.host, [{"type": "move", "move": "e7e5"}], replies=1)
+    assert last_state(replies)["drawOffer"] is None and last_state(replies)["note"] == "Draw offer declined"
+    replies = ws_exchange(server.host, [{"type": "draw"}, {"type": "move", "move": "d2d4"},
+                                        {"type": "draw"}], replies=1)
+    state = last_state(replies)
+    assert (state["result"], state["reason"]) == ("1/2-1/2", "Draw by agreement")

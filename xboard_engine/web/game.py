@@ -175,9 +175,11 @@ class WebGame:
         self.pos.push(move)
         self.fens.append(self.pos.fen())
         self.turn_started = now
-        if self.draw_offer and self.draw_offer != "wb"[side]:
+        if self.draw_offer and self.draw_offer != "wb"[side]:   # offered a draw, the player moved instead
             self.note = "Draw offer declined"
-        self.draw_offer = None
+            self.draw_offer = None
+        elif not self.draw_offer:
+            self.note = ""
         outcome = self.pos.outcome()
         if outcome is not None:
             self.ending = Ending(outcome.result, "normal", outcome_reason(outcome))
