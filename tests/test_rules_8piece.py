@@ -1097,3 +1097,17 @@ def test_R8_8_pushed_lancer_turn_threat_makes_push_illegal():
     pos = P("k7/8/8/7K/1pP1m3/8/2S5/8 w - - 0 1")
     assert texts_from(pos, "c2") == {"c2b1", "c2b3", "c2a4", "c2d1", "c2d3"} | pushes(
         "c2", "e4", ["d4", "b4", "f4", "e3", "d3"])
+
+
+def test_R8_7_push_forbidden_squares_name_the_restriction():
+    pos = P("k7/8/8/8/5r2/8/8/2S1K3 w - - 0 1")
+    pos.push_text("c1f8,f8f4")                     # rook pushed f4 -> f8 (the sentry now on f4)
+    assert pos.push_forbidden_squares() == ["f4", "f5", "f6", "f7"]
+    pos.push_text("a8b8")
+    assert pos.push_forbidden_squares() == []      # the restriction lapses after that move
+    pos = P("k7/8/8/8/5n2/8/8/2S1K3 w - - 0 1")
+    pos.push_text("c1d5,d5f4")                     # knight: only the sentry's square
+    assert pos.push_forbidden_squares() == ["f4"]
+    pos = P("k7/8/8/8/5p2/8/8/2S1K3 w - - 0 1")
+    pos.push_text("c1f5,f5f4")                     # a pushed pawn has no restriction
+    assert pos.push_forbidden_squares() == []
