@@ -287,3 +287,16 @@ def test_engine_crash_mid_game_shows_the_result_and_the_page_goes_on(page):
     page.new_game("normal")                             # the page still works
     page.play("e2e4")
     page.wait_human()
+
+
+def test_moves_can_be_typed_in_san_or_coordinates(page):
+    page.load("k7/8/8/8/5r2/8/8/2S1K3 w - - 0 1", "8piece")
+    page.fill("type-move", "Sf4>Rf8")
+    from selenium.webdriver.common.keys import Keys
+    page.d.find_element("id", "type-move").send_keys(Keys.ENTER)
+    page.wait(lambda: page.plies() >= 1, "the typed push")
+    assert page.state()["sans"][0] == "Sf4>Rf8"
+    page.wait_human()
+    page.d.find_element("id", "type-move").send_keys("e1e5", Keys.ENTER)     # not legal
+    page.wait(lambda: "e1e5" in page.text("message"), "the refusal")
+    assert page.plies() == 2

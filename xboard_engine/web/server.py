@@ -170,7 +170,7 @@ class Room:
             raise ValueError("the game is over")
         if not game.human_to_move():
             raise ValueError("it is the engine's move")
-        move = game.pos.parse_move(text)              # IllegalMoveError says why
+        move = game.pos.parse_text(text)              # coordinate text or SAN; IllegalMoveError says why
         game.play_move(move)
         await self._after_move()
 

@@ -376,6 +376,14 @@ function setupButtons() {
     if (isFen) { message.fen = text; message.variant = $("variant").value; } else { message.pgn = text; }
     send(message);
   };
+  $("type-form").onsubmit = (e) => {
+    e.preventDefault();
+    const text = $("type-move").value.trim();
+    if (!text) return;
+    if (!ui.game.humanToMove) { showMessage("Wait: it is not a human's move"); return; }
+    sendMove(text);
+    $("type-move").value = "";
+  };
   $("first").onclick = () => { ui.view = 0; ui.clicks = []; render(); };
   $("prev").onclick = () => { ui.view = Math.max(0, shownPly() - 1); ui.clicks = []; render(); };
   $("next").onclick = () => { const n = shownPly() + 1; ui.view = n >= ui.game.sans.length ? null : n; render(); };
