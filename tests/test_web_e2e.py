@@ -50,10 +50,10 @@ def pgn_game(server):
 
 # ---------------------------------------------------------------- a game of each variant
 @pytest.mark.parametrize("variant", variant_names())
-def test_human_plays_each_variant_by_clicks_against_the_engine(page, server, variant):
+def test_human_plays_a_whole_game_of_each_variant_by_clicks_against_the_engine(page, server, variant):
     page.new_game(variant, number=17 if get_variant(variant).setup != "fixed" else None)
     rng = random.Random(variant)
-    for _ in range(8):
+    for _ in range(200):
         state = page.state()
         if state["result"]:
             break
@@ -65,8 +65,10 @@ def test_human_plays_each_variant_by_clicks_against_the_engine(page, server, var
         page.play(option["text"])
         page.wait_human()
     state = page.state()
+    assert state["result"], "the game did not end in 200 moves"
     game = pgn_game(server)                      # the server's PGN replays legally in the rules core
-    assert game.moves == state["sans"] and len(game.moves) >= 8
+    assert game.moves == state["sans"] and game.result == state["result"]
+    assert game.tags["Termination"] == "normal" and f"{{{state['reason']}}}" in server.get("/game.pgn")
     assert replay(game).fen() == Position.from_fen(state["fens"][-1], variant).fen()
     assert game.tags["White"] == "Human" and game.tags["Black"] == "xboard-engine"
 
