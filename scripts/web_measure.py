@@ -31,7 +31,11 @@ const observer = new MutationObserver(() => {
   if (document.body.dataset.plies !== before) { observer.disconnect(); done(performance.now() - started); }
 });
 observer.observe(document.body, {attributes: true});
-document.querySelector(`[data-square="${square}"]`).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+const box = document.querySelector(`[data-square="${square}"] rect`).getBoundingClientRect();
+const at = {bubbles: true, button: 0, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2};
+const target = document.elementFromPoint(at.clientX, at.clientY);
+target.dispatchEvent(new PointerEvent("pointerdown", at));
+target.dispatchEvent(new PointerEvent("pointerup", at));
 """
 
 

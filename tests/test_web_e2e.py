@@ -302,3 +302,17 @@ def test_moves_can_be_typed_in_san_or_coordinates(page):
     page.d.find_element("id", "type-move").send_keys("e1e5", Keys.ENTER)     # not legal
     page.wait(lambda: "e1e5" in page.text("message"), "the refusal")
     assert page.plies() == 2
+
+
+def test_units_can_be_dragged_a_push_too(page):
+    page.load("k7/8/8/8/5r2/8/8/2S1K3 w - - 0 1", "8piece")
+    page.drag("c1", "f4")                                                     # the sentry onto the rook
+    assert page.js("return ui.clicks") == ["c1", "f4"] and page.plies() == 0
+    page.click("f8")                                                          # where the rook goes
+    page.wait(lambda: page.plies() >= 1, "the push")
+    assert page.state()["sans"][0] == "Sf4>Rf8"
+    page.wait_human()
+    target = next(t for t in page.state()["targets"] if len(t["path"]) == 2 and len(t["options"]) == 1)
+    page.drag(*target["path"])
+    page.wait(lambda: page.plies() >= 3, "the dragged move")
+    assert page.state()["sans"][2] == target["options"][0]["san"]

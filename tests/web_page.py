@@ -104,6 +104,19 @@ class Page:
         from selenium.webdriver.common.by import By
         self.d.find_element(By.CSS_SELECTOR, f'[data-square="{square}"]').click()
 
+    def drag(self, frm: str, to: str) -> None:
+        """Press on ``frm``, move the pointer to ``to`` in steps, release there."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+        a = self.d.find_element(By.CSS_SELECTOR, f'[data-square="{frm}"] rect').rect
+        b = self.d.find_element(By.CSS_SELECTOR, f'[data-square="{to}"] rect').rect
+        dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+        chain = ActionChains(self.d).move_to_element(
+            self.d.find_element(By.CSS_SELECTOR, f'[data-square="{frm}"] rect')).click_and_hold()
+        for _ in range(4):
+            chain = chain.move_by_offset(dx / 4, dy / 4)
+        chain.release().perform()
+
     def button(self, element_id: str) -> None:
         from selenium.webdriver.common.by import By
         self.d.find_element(By.ID, element_id).click()

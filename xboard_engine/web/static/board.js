@@ -137,7 +137,6 @@ function renderBoard() {
       else el("circle", { cx: px + SQ / 2, cy: py + SQ / 2, r: SQ / 7, class: "mark-target" }, cell);
       cell.setAttribute("data-target", "1");
     }
-    cell.addEventListener("click", () => onSquare(name));
   }
   for (let f = 0; f < info.files; f++) {
     const [x] = xy(f, 0);
@@ -151,6 +150,55 @@ function renderBoard() {
   }
   const holder = $("board");
   holder.replaceChildren(svg);
+}
+
+// Pointer input: pressing on a square is a click on it; releasing on another square (a drag) is a
+// click there too, so a unit can be clicked from and to, or dragged.  A dragged unit's picture
+// follows the pointer.
+const drag = { from: null, ghost: null, turned: false };
+
+function squareAt(event) {
+  const hit = document.elementFromPoint(event.clientX, event.clientY);
+  const cell = hit && hit.closest ? hit.closest("[data-square]") : null;
+  return cell ? cell.dataset.square : null;
+}
+
+function onPointerDown(event) {
+  if (event.button !== 0) return;
+  const name = squareAt(event);
+  if (!name) return;
+  event.preventDefault();
+  onSquare(name);
+  drag.from = name;
+  const selected = ui.clicks.length === 1 && ui.clicks[0] === name;
+  const image = selected ? document.querySelector(`[data-square="${name}"] image`) : null;
+  if (image) {
+    drag.turned = !!image.getAttribute("transform");
+    drag.ghost = image.cloneNode();
+    drag.ghost.removeAttribute("data-piece");
+    drag.ghost.style.pointerEvents = "none";
+    drag.ghost.style.opacity = "0.8";
+    document.getElementById("board-svg").appendChild(drag.ghost);
+  }
+}
+
+function onPointerMove(event) {
+  if (!drag.ghost) return;
+  const svg = document.getElementById("board-svg");
+  const box = svg.getBoundingClientRect();
+  const x = event.clientX - box.left - MARGIN - SQ / 2, y = event.clientY - box.top - SQ / 2;
+  drag.ghost.setAttribute("x", x);
+  drag.ghost.setAttribute("y", y);
+  if (drag.turned) drag.ghost.setAttribute("transform", `rotate(180 ${x + SQ / 2} ${y + SQ / 2})`);
+}
+
+function onPointerUp(event) {
+  const from = drag.from;
+  if (drag.ghost) { drag.ghost.remove(); drag.ghost = null; }
+  drag.from = null;
+  const name = squareAt(event);
+  if (from && name && name !== from && ui.clicks.length) onSquare(name);
+  else if (from) render();
 }
 
 function titleNode(text) {
@@ -357,6 +405,9 @@ function gameSettings() {
 }
 
 function setupButtons() {
+  $("board").addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointermove", onPointerMove);
+  document.addEventListener("pointerup", onPointerUp);
   $("flip").onclick = () => { ui.flipped = !ui.flipped; render(); };
   $("pass").onclick = () => sendMove("@@@@");
   $("takeback").onclick = () => send({ type: "takeback" });
