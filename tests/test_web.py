@@ -33,6 +33,16 @@ def last_state(replies):
     return [r for r in replies if r["type"] == "state"][-1]
 
 
+def wait_for(server, condition, timeout=30.0):
+    """The game's state once ``condition`` holds for it (asked again every 0.2 s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = last_state(ws_exchange(server.host, [], replies=0))
+        if condition(state) or time.monotonic() > deadline:
+            return state
+        time.sleep(0.2)
+
+
 def errors(replies):
     return [r["message"] for r in replies if r["type"] == "error"]
 
@@ -148,11 +158,10 @@ def test_game_outlives_the_page_and_the_server(tmp_path):
 def test_engine_crash_ends_the_game_for_the_crashed_side_and_is_kept(server):
     messages = [{"type": "new", "white": "human", "black": "crashy", "tc": "depth=1"},
                 {"type": "move", "move": "e2e4"}]
-    replies = ws_exchange(server.host, messages, replies=6)
-    first = last_state(replies)["sans"]
-    assert len(first) == 2                              # the crashy engine's first reply
-    replies = ws_exchange(server.host, [{"type": "move", "move": "d2d4"}], replies=6)
-    state = last_state(replies)
+    ws_exchange(server.host, messages, replies=2)
+    first = wait_for(server, lambda s: len(s["sans"]) == 2)["sans"]      # the crashy engine's first reply
+    ws_exchange(server.host, [{"type": "move", "move": "d2d4"}], replies=1)
+    state = wait_for(server, lambda s: s["result"])
     assert state["result"] == "1-0" and "Black disconnects" in state["reason"]
     games = list(read_games(io.open(server.data_dir / "games.pgn", encoding="utf-8")))
     assert games[-1].result == "1-0" and games[-1].tags["Termination"] == "abandoned"
