@@ -8,7 +8,7 @@ a board with holes is a board whose ``squares`` leave them out.
 Piece codes on the board: ``EMPTY`` (0), ``OFF`` (128) outside the board, white units ``1..63`` and
 black units the same plus ``BLACK`` (64); ``code >> 6`` is the side (0 white, 1 black).
 """
-from typing import Dict, List
+from typing import Collection, Dict, List, Tuple
 
 from .pieces import FACINGS
 
@@ -21,16 +21,21 @@ FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 class Board:
     """The squares of a ``files`` x ``ranks`` board and the tables that walk them."""
 
-    def __init__(self, files: int, ranks: int) -> None:
+    def __init__(self, files: int, ranks: int, holes: Collection[Tuple[int, int]] = ()) -> None:
+        """``holes``: the (file, rank) cells of the grid that are not squares (0-based)."""
         self.files = files
         self.ranks = ranks
         self.stride = s = files + 2
         self.size = (ranks + 5) * s
-        self.squares: List[int] = [self.square(f, r) for r in range(ranks) for f in range(files)]
+        holes = set(holes)
+        self.squares: List[int] = [self.square(f, r) for r in range(ranks) for f in range(files)
+                                   if (f, r) not in holes]
         self.file_of = [-1] * self.size
         self.rank_of = [-1] * self.size
         for r in range(ranks):
             for f in range(files):
+                if (f, r) in holes:
+                    continue
                 sq = self.square(f, r)
                 self.file_of[sq] = f
                 self.rank_of[sq] = r

@@ -39,7 +39,8 @@ def _read_definitions() -> Dict[str, Dict[str, str]]:
     for name in sorted(os.listdir(directory)):
         if name.endswith(".ini"):
             parser.read(os.path.join(directory, name), encoding="utf-8")
-    raw = {section: dict(parser[section]) for section in parser.sections()}
+    # Games of more than two players (``players = 8``) are read by ``multi.rules``, not here.
+    raw = {section: dict(parser[section]) for section in parser.sections() if "players" not in parser[section]}
 
     def resolve(name: str, seen: Tuple[str, ...] = ()) -> Dict[str, str]:
         if name in seen:

@@ -1,0 +1,576 @@
+"""The referee of a game of 8 Player Chess: turns, eliminations, credits, points, modes, options and
+the end of the game (EIGHT_PLAYER.md E3-E5, the seed text's rules and tables).
+
+A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign``, ``timeout`` and
+``claim``.  After each, the seats that have no legal move at the start of their turn are eliminated
+(E4.1) and the credit of every mate or stalemate in waiting is kept up to date (E4.2).  The whole game is
+its list of actions, so a record replays exactly (``from_record``).
+"""
+import random
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from ..errors import IllegalMoveError, RulesError
+from ..moves import Move
+from .notation import move_text as _move_text, parse_move as _parse_move
+from .position import ACTIVE, OUT_STATES, ZOMBIE, MultiPosition
+from .rules import GREY, KIND_LETTERS, KING, MultiVariant, get_multi_variant
+
+__all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES"]
+
+MODES = ("singles", "pairs", "teams")
+
+# name -> (help, modes it is allowed in)
+OPTION_NAMES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
+    "immediate_checkmate": ("a player in an inescapable checkmate is out at once, whoever is to move", MODES),
+    "capture_the_king": ("no check at all; a player is out when its king is captured", MODES),
+    "last_king_standing": ("the winner is the last player left", MODES),
+    "only_king_points": ("only the king is worth points", ("singles", "pairs")),
+    "custom_points": ("capture values, e.g. P1,N3,B3,R5,Q9,K25", MODES),
+    "one_point_queen": ("pawns promote to a queen worth 1 point", ("singles", "pairs")),
+    "checkpoints": ("points for checking several kings with one move (7 kings wins)", ("singles", "pairs")),
+    "partner_knockout": ("a checkmated player's partner is checkmated too", ("pairs",)),
+    "checkmates_needed": ("checkmates a team needs to win: 1, 2, 3 or 4", ("teams",)),
+    "zombie_king": ("a player who resigns or times out keeps a king that moves at random",
+                    ("singles", "pairs")),
+}
+
+
+class RulesOptionError(RulesError):
+    """An option that does not exist, has a bad value, or does not apply to the mode."""
+
+
+class Options(NamedTuple):
+    """The text's rule-changing variations, as options of one game (E5)."""
+    immediate_checkmate: bool = False
+    capture_the_king: bool = False
+    last_king_standing: bool = False
+    only_king_points: bool = False
+    custom_points: Optional[Tuple[Tuple[str, int], ...]] = None
+    one_point_queen: bool = False
+    checkpoints: bool = False
+    partner_knockout: bool = False
+    checkmates_needed: Optional[int] = None
+    zombie_king: bool = False
+
+    @classmethod
+    def make(cls, mode: str, given: Optional[Dict[str, object]] = None) -> "Options":
+        """Options from a dict (values may be text, as from a command line); raises RulesOptionError."""
+        given = dict(given or {})
+        values: Dict[str, object] = {}
+        for name, value in given.items():
+            key = name.replace("-", "_")
+            if key not in OPTION_NAMES:
+                raise RulesOptionError(f"unknown option {name!r}; known: {', '.join(OPTION_NAMES)}")
+            if mode not in OPTION_NAMES[key][1]:
+                raise RulesOptionError(f"option {name!r} is for {' and '.join(OPTION_NAMES[key][1])}, "
+                                       f"not {mode}")
+            if key == "custom_points":
+                values[key] = _points(value)
+            elif key == "checkmates_needed":
+                try:
+                    n = int(value)  # type: ignore[arg-type]
+                except (TypeError, ValueError):
+                    n = 0
+                if n not in (1, 2, 3, 4):
+                    raise RulesOptionError(f"checkmates_needed is 1, 2, 3 or 4, not {value!r}")
+                values[key] = n
+            else:
+                if isinstance(value, str):
+                    if value.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+                        raise RulesOptionError(f"option {name!r} is on or off, not {value!r}")
+                    value = value.lower() in ("1", "true", "yes", "on")
+                values[key] = bool(value)
+        return cls(**values)  # type: ignore[arg-type]
+
+    def as_dict(self) -> Dict[str, object]:
+        """The options that differ from the standard game (JSON and records)."""
+        out: Dict[str, object] = {}
+        for name, value in self._asdict().items():
+            if value not in (False, None):
+                out[name] = ",".join(f"{k}{v}" for k, v in value) if name == "custom_points" else value
+        return out
+
+
+def _points(value: object) -> Tuple[Tuple[str, int], ...]:
+    if isinstance(value, dict):
+        items = list(value.items())
+    else:
+        items = []
+        for part in str(value).replace(" ", ",").split(","):
+            if part:
+                items.append((part[:1], part[1:]))
+    out = []
+    for letter, number in items:
+        letter = str(letter).upper()
+        if letter not in "PNBRQK" or not letter:
+            raise RulesOptionError(f"custom_points: {letter!r} is not one of P N B R Q K")
+        try:
+            out.append((letter, int(number)))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise RulesOptionError(f"custom_points: the value of {letter} is a whole number, not {number!r}") \
+                from None
+    return tuple(out)
+
+
+class GameResult(NamedTuple):
+    reason: str                 # why the game ended, in words
+    winners: Tuple[int, ...]    # seats (all members of a winning pair or team; several on a tie)
+    scores: Tuple[int, ...]     # points per seat
+    draw: bool
+
+
+class Game:
+    """One game of 8 Player Chess in a mode with options, from the start or from a position text."""
+
+    def __init__(self, mode: str = "singles", options: Optional[Dict[str, object]] = None,
+                 position: Optional[str] = None, seed: Optional[int] = None, game: str = "8player") -> None:
+        if mode not in MODES:
+            raise RulesOptionError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+        self.mode = mode
+        self.options = opts = Options.make(mode, options)
+        v: MultiVariant = get_multi_variant(game)
+        self.v = v
+        n = v.players
+        if mode == "pairs":
+            teams = [min(s, v.partner[s]) for s in range(n)]
+        elif mode == "teams":
+            teams = list(v.team_of)
+        else:
+            teams = list(range(n))
+        self.teams = teams
+        kw = dict(teams=teams, capture_the_king=opts.capture_the_king, one_point_queen=opts.one_point_queen)
+        self.position = MultiPosition.from_text(position, game, **kw) if position else MultiPosition(game, **kw)
+        values = list(v.values)
+        if opts.custom_points:
+            for letter, value in opts.custom_points:
+                values[KIND_LETTERS.index(letter)] = value
+                if letter == "Q":
+                    values[7] = value if not opts.one_point_queen else 1
+        if opts.only_king_points:
+            values = [0] * 8
+            values[KING] = v.values[KING]
+        self.values = values
+        self.needed = opts.checkmates_needed or v.team_checkmates
+        # A Zombie King moves at random: from a recorded seed, so a record replays the same game.
+        self.seed = seed if seed is not None else random.randrange(1 << 31)
+        self.rng = random.Random(self.seed)
+        self.scores = [0] * n
+        self.taken = [[0] * n for _ in range(n)]       # taken[victim][taker]: points taken
+        self.credit: Dict[int, Tuple[int, str]] = {}  # seat in waiting -> (creditor, "m" or "s")
+        self.stuck: Dict[int, str] = {}               # seat -> "m"/"s" if it could not move now
+        self.team_mates = [0] * len(v.teams)           # members of each team checkmated
+        self.team_stalemates = [0] * len(v.teams)
+        self.actions: List[Tuple[int, str, str]] = []  # (seat, kind, text): kind move/resign/timeout/claim
+        self.log: List[Tuple[int, str]] = []           # (index of the action it followed, words)
+        self.set_number = 1
+        self.result: Optional[GameResult] = None
+        self.seen: Dict[int, int] = {}
+        self._refresh_stuck()
+        self._start_turn()
+
+    # ================================================================ reading the state
+    @property
+    def turn(self) -> Optional[int]:
+        """The seat to move, or None when the game is over."""
+        return None if self.result else self.position.turn
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def seat_name(self, seat: int) -> str:
+        return self.v.seats[seat].colour
+
+    def status(self, seat: int) -> str:
+        """``active``, ``zombie`` or how the seat left the game."""
+        st = self.position.state[seat]
+        return "active" if st == ACTIVE else "zombie" if st == ZOMBIE else OUT_STATES[st]
+
+    def legal_moves(self) -> List[Move]:
+        return [] if self.result else self.position.legal_moves()
+
+    def move_text(self, m: Move, colon: bool = False) -> str:
+        return _move_text(self.position, m, colon)
+
+    def parse_move(self, text: str) -> Move:
+        if self.result:
+            raise IllegalMoveError("the game is over")
+        return _parse_move(self.position, text)
+
+    def pair_score(self, seat: int) -> int:
+        p = self.v.partner[seat]
+        return self.scores[seat] + (self.scores[p] if p >= 0 else 0)
+
+    def team_score(self, team: int) -> int:
+        return sum(self.scores[s] for s in self.v.teams[team])
+
+    def claim_allowed(self, seat: int) -> bool:
+        """E5: two players left, ``seat`` to move and ahead by 26 or more (pair totals in Pairs)."""
+        if self.result or self.mode == "teams" or self.options.last_king_standing or seat != self.position.turn:
+            return False
+        active = self.position.active_seats()
+        if len(active) != 2 or self.teams[active[0]] == self.teams[active[1]]:
+            return False
+        other = active[1] if active[0] == seat else active[0]
+        score = self.pair_score if self.mode == "pairs" else (lambda s: self.scores[s])
+        return score(seat) - score(other) >= 26
+
+    # ================================================================ actions
+    def play(self, m: Move) -> None:
+        """Make legal move ``m`` of the seat to move (raises IllegalMoveError)."""
+        if self.result:
+            raise IllegalMoveError("the game is over")
+        pos = self.position
+        legal = pos.legal_moves()
+        if m not in legal:
+            raise IllegalMoveError(f"{m!r} is not a legal move of {self.seat_name(pos.turn)}")
+        text = _move_text(pos, m, legal=legal)
+        self._play(m, text)
+        self._start_turn()
+
+    def play_text(self, text: str) -> Move:
+        m = self.parse_move(text)
+        self.play(m)
+        return m
+
+    def resign(self, seat: Optional[int] = None) -> None:
+        """The seat to move resigns (the text: only on one's own move)."""
+        self._leave(seat, "resign", "r", "resigns")
+
+    def timeout(self, seat: Optional[int] = None) -> None:
+        """The seat to move runs out of time."""
+        self._leave(seat, "timeout", "t", "runs out of time")
+
+    def claim(self, seat: Optional[int] = None) -> None:
+        """E5: the leader of the last two claims the game, resigning and giving the other 25 points."""
+        s = self.position.turn if seat is None else seat
+        if not self.claim_allowed(s):
+            raise IllegalMoveError(f"{self.seat_name(s)} cannot claim the game now (two players left, "
+                                   f"on its move, ahead by 26 or more)")
+        pos = self.position
+        other = next(x for x in pos.active_seats() if x != s)
+        self.actions.append((s, "claim", "claims"))
+        pos.eliminate(s, "c")
+        self._award(other, self.v.checkmate_points)
+        self._note(f"{self.seat_name(s)} claims the game; {self.seat_name(other)} gets 25")
+        self._finish("claimed by " + self.seat_name(s))
+
+    # ================================================================ inside
+    def _check_turn(self, seat: Optional[int], what: str) -> int:
+        if self.result:
+            raise IllegalMoveError("the game is over")
+        s = self.position.turn if seat is None else seat
+        if s != self.position.turn:
+            raise IllegalMoveError(f"{self.seat_name(s)} can {what} only on its own move")
+        return s
+
+    def _note(self, words: str) -> None:
+        self.log.append((len(self.actions), words))
+
+    def _award(self, seat: int, points: int) -> None:
+        self.scores[seat] += points
+
+    def _play(self, m: Move, text: str) -> None:
+        pos = self.position
+        v = self.v
+        mover = pos.turn
+        if self.actions and mover <= self.actions[-1][0] and self.actions[-1][1] == "move":
+            self.set_number += 1
+        # Before the move: the escapes of seats in waiting and who covers them (the stealing rule).
+        cover_before = {t: self._coverage(t) for t in self.credit}
+        checked_before = self._kings_checked_by(mover) if self.options.checkpoints else set()
+        B = pos.board
+        victim_sq = m[4] if m[3] == 2 else (m[1] if m[3] != 3 else 0)
+        victim = B[victim_sq] if victim_sq else 0
+        pos.push(m)
+        self.actions.append((mover, "move", text))
+        if victim and victim >> 3 != GREY:
+            owner = victim >> 3
+            points = self.values[victim & 7]
+            self._award(mover, points)
+            self.taken[owner][mover] += points
+            if victim & 7 == KING:          # only under Capture The King
+                pos.eliminate(owner, "k")
+                self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}")
+                if self._check_end():
+                    return
+        if self.options.checkpoints:
+            newly = self._kings_checked_by(mover) - checked_before
+            if newly:
+                table = v.checkpoints
+                if len(newly) > len(table):
+                    self._note(f"{self.seat_name(mover)} checks {len(newly)} kings at once")
+                    self._finish(f"{self.seat_name(mover)} checks {len(newly)} kings at once", winners=(mover,))
+                    return
+                self._award(mover, table[len(newly) - 1])
+                self._note(f"{self.seat_name(mover)} checks {len(newly)} king(s): +{table[len(newly) - 1]}")
+        self._update_credits(mover, cover_before)
+        if self.options.immediate_checkmate:
+            for t, kind in list(self.stuck.items()):
+                if kind == "m" and pos.is_active(t):
+                    self._eliminate_stuck(t)
+                    if self.result:
+                        return
+        self._check_end()
+
+    def _kings_checked_by(self, seat: int) -> set:
+        pos = self.position
+        return {t for t in pos.active_seats()
+                if t != seat and self.teams[t] != self.teams[seat] and pos.attacked_by_seat(pos.kings[t], seat)}
+
+    def _coverage(self, t: int) -> Dict[int, set]:
+        """Each would-be escape of seat ``t``'s king and the seats whose units cover it."""
+        pos = self.position
+        B = pos.board
+        king = pos.kings[t]
+        code = B[king]
+        B[king] = 0
+        try:
+            enemies = [x for x in pos.active_seats() if self.teams[x] != self.teams[t]]
+            return {x: {e for e in enemies if pos.attacked_by_seat(x, e)} for x in pos.king_escapes(t)}
+        finally:
+            B[king] = code
+
+    def _refresh_stuck(self) -> Dict[int, str]:
+        pos = self.position
+        self.stuck = {t: ("m" if pos.in_check(t) else "s") for t in pos.active_seats() if not pos.has_legal_move(t)}
+        return self.stuck
+
+    def _update_credits(self, mover: int, cover_before: Dict[int, Dict[int, set]]) -> None:
+        """E4.2: credit new mates and stalemates to the mover, let it steal a mate it now covers, and
+        clear the credit of a seat that can move again (the save)."""
+        before = dict(self.stuck)
+        after = self._refresh_stuck()
+        for t in list(self.credit):
+            if t not in after:
+                creditor = self.credit.pop(t)[0]
+                self._note(f"{self.seat_name(mover)} saves {self.seat_name(t)} (was credited to "
+                           f"{self.seat_name(creditor)})")
+        for t, kind in after.items():
+            if t not in before or before[t] != kind:
+                self.credit[t] = (mover, kind)
+                continue
+            held = self.credit.get(t)
+            if held is None or held[0] == mover or t not in cover_before:
+                continue
+            c = held[0]
+            now = self._coverage(t)
+            if any(c in cover_before[t].get(x, ()) and mover in now.get(x, ()) and c not in now.get(x, ())
+                   for x in cover_before[t]):
+                self.credit[t] = (mover, kind)
+                self._note(f"{self.seat_name(mover)} steals the {_WORD[kind]} of {self.seat_name(t)} from "
+                           f"{self.seat_name(c)}")
+
+    def _start_turn(self) -> None:
+        """E4.1: eliminate the seat to move while it has no legal move; play a Zombie King's move."""
+        pos = self.position
+        while not self.result:
+            seat = pos.turn
+            h = pos.hash
+            if seat in self.stuck or not pos.has_legal_move(seat):
+                self._eliminate_stuck(seat)
+                continue
+            self.seen[h] = self.seen.get(h, 0) + 1
+            if self._check_draw():
+                return
+            if pos.state[seat] == ZOMBIE:
+                moves = pos.legal_moves()
+                m = moves[self.rng.randrange(len(moves))]
+                self._play(m, _move_text(pos, m, legal=moves))
+                continue
+            return
+
+    def _eliminate_stuck(self, seat: int) -> None:
+        pos = self.position
+        kind = "m" if pos.in_check(seat) and not self.options.capture_the_king else "s"
+        creditor = self.credit.pop(seat, (None, kind))[0]
+        self.stuck.pop(seat, None)
+        pos.eliminate(seat, kind)
+        self._out(seat, kind, creditor, f"{self.seat_name(seat)} is {_WORD[kind]}d" +
+                  (f" (credit: {self.seat_name(creditor)})" if creditor is not None else ""))
+        if kind == "m" and self.mode == "pairs" and self.options.partner_knockout:
+            partner = self.v.partner[seat]
+            if pos.is_active(partner):
+                self.credit.pop(partner, None)
+                self.stuck.pop(partner, None)
+                pos.eliminate(partner, "m")
+                self._out(partner, "m", creditor, f"{self.seat_name(partner)} is knocked out with its partner")
+        self._refresh_stuck()
+        self._check_end()
+
+    def _out(self, seat: int, kind: str, creditor: Optional[int], words: str) -> None:
+        """Points and team counts for a seat that has just left the game (kind: an OUT_STATES letter)."""
+        v = self.v
+        pos = self.position
+        mode = self.mode
+        team = self.teams[seat]
+        if kind in "mk":
+            if mode == "teams":
+                self.team_mates[v.team_of[seat]] += 1
+            elif creditor is not None:
+                self._award(creditor, v.checkmate_points)
+                words += f", +{v.checkmate_points} {self.seat_name(creditor)}"
+        elif kind == "s":
+            if mode == "teams":
+                self.team_stalemates[v.team_of[seat]] += 1
+            elif creditor == seat or (mode == "pairs" and creditor == v.partner[seat]):
+                self._award(creditor, v.self_stalemate_points)
+                words += f", +{v.self_stalemate_points} {self.seat_name(creditor)}"
+            else:
+                others = [s for s in pos.active_seats() if self.teams[s] != team]
+                shares = v.pairs_stalemate_shares if mode == "pairs" else v.stalemate_shares
+                if others:
+                    each = shares[min(len(others), len(shares)) - 1]
+                    for s in others:
+                        self._award(s, each)
+                    words += f", +{each} to each of {len(others)}"
+        self._note(words)
+
+    def _leave(self, seat: Optional[int], action: str, letter: str, words: str) -> None:
+        s = self._check_turn(seat, "resign" if action == "resign" else "run out of time")
+        pos = self.position
+        v = self.v
+        self.actions.append((s, action, words))
+        if self.options.zombie_king and self.mode != "teams":
+            self.credit.pop(s, None)
+            pos.eliminate(s, ZOMBIE, keep_king=True)
+            self._note(f"{self.seat_name(s)} {words}: its king plays on as a zombie")
+            self._refresh_stuck()
+            if not self._check_end():
+                self._start_turn()          # the zombie king makes this move at random
+            return
+        self.credit.pop(s, None)
+        pos.eliminate(s, letter)
+        text = f"{self.seat_name(s)} {words}"
+        if self.mode == "teams":
+            self.team_mates[v.team_of[s]] += 1
+        else:
+            # The 25 points go to whoever took most from the seat (pair totals in Pairs), shared on ties.
+            if self.mode == "pairs":
+                groups = {}
+                for x in pos.active_seats():
+                    if self.teams[x] != self.teams[s]:
+                        key = self.teams[x]
+                        members = [m for m in range(v.players) if self.teams[m] == key]
+                        groups[key] = (sum(self.taken[s][m] for m in members),
+                                       max((m for m in members if pos.is_active(m)), key=lambda m: self.taken[s][m]))
+                table = v.pairs_resign_shares
+            else:
+                groups = {x: (self.taken[s][x], x) for x in pos.active_seats()}
+                table = v.stalemate_shares
+            best = max((g[0] for g in groups.values()), default=0)
+            if best > 0:
+                winners = [g[1] for g in groups.values() if g[0] == best]
+                each = table[min(len(winners), len(table)) - 1]
+                for w in winners:
+                    self._award(w, each)
+                text += f", +{each} to " + ", ".join(self.seat_name(w) for w in winners)
+        self._note(text)
+        self._refresh_stuck()
+        if not self._check_end():
+            self._start_turn()
+
+    def _check_draw(self) -> bool:
+        pos = self.position
+        v = self.v
+        active = pos.active_seats()
+        reason = None
+        if self.seen.get(pos.hash, 0) >= 3:
+            reason = "threefold repetition"
+        elif pos.clock >= v.fifty_sets * len(active):
+            reason = f"the {v.fifty_sets}-set rule"
+        elif all(pos.board[sq] & 7 == KING for s in active for sq in pos.units[s]):
+            reason = "insufficient material"
+        if reason is None:
+            return False
+        if self.mode != "teams":
+            for s in active:
+                self._award(s, v.checkmate_points)
+        self._note(f"draw by {reason}" + ("" if self.mode == "teams" else ": +25 to every active player"))
+        self._finish("draw by " + reason, draw=True)
+        return True
+
+    def _check_end(self) -> bool:
+        if self.result:
+            return True
+        pos = self.position
+        v = self.v
+        active = pos.active_seats()
+        if self.mode == "teams":
+            for t, members in enumerate(v.teams):
+                if self.team_stalemates[t] >= 2:
+                    self._finish(f"two players of team {v.team_names[t]} are stalemated", draw=True)
+                    return True
+            for t, members in enumerate(v.teams):
+                other = 1 - t
+                if self.team_mates[t] >= min(self.needed, len(members)) or not any(pos.is_active(m) for m in members):
+                    if self.options.last_king_standing and any(pos.is_active(m) for m in members):
+                        continue
+                    self._finish(f"team {v.team_names[other]} checkmated {self.team_mates[t]} of team "
+                                 f"{v.team_names[t]}", winners=tuple(v.teams[other]))
+                    return True
+            return False
+        if len(active) <= 1 or len({self.teams[s] for s in active}) <= 1:
+            if self.options.last_king_standing:
+                self._finish("last king standing", winners=tuple(active))
+            else:
+                self._finish("one player left" if len(active) == 1 else
+                             "only partners left" if active else "no player left")
+            return True
+        return False
+
+    def _finish(self, reason: str, winners: Optional[Tuple[int, ...]] = None, draw: bool = False) -> None:
+        if winners is None:
+            if draw and self.mode == "teams":
+                winners = ()
+            elif self.mode == "pairs":
+                best = max(self.pair_score(s) for s in range(self.v.players))
+                winners = tuple(s for s in range(self.v.players) if self.pair_score(s) == best)
+            else:
+                best = max(self.scores)
+                winners = tuple(s for s in range(self.v.players) if self.scores[s] == best)
+        self.result = GameResult(reason, winners, tuple(self.scores), draw)
+
+    # ================================================================ records
+    def record(self, numerals: bool = False) -> str:
+        """The game as text: tag lines, then one line per move as the text writes them (``1 w. h3``),
+        resignations and eliminations as comments in braces."""
+        from .record import write_record
+        return write_record(self, numerals)
+
+    @classmethod
+    def from_record(cls, text: str) -> "Game":
+        """The game of a record written by ``record`` (raises RulesError with the line at fault)."""
+        from .record import read_record
+        return read_record(cls, text)
+
+    def to_dict(self) -> dict:
+        return {"mode": self.mode, "options": self.options.as_dict(), "seed": self.seed,
+                "start": None if self.position.root_text() == MultiPosition().text() else self.position.root_text(),
+                "actions": [[s, kind, text] for s, kind, text in self.actions]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        game = cls(data.get("mode", "singles"), data.get("options") or {}, data.get("start"), data.get("seed"))
+        game.replay(data.get("actions", []))
+        return game
+
+    def replay(self, actions: Sequence[Sequence[object]]) -> None:
+        """Apply actions ``[seat, kind, text]`` (zombie moves are the game's own and are skipped)."""
+        for seat, kind, text in actions:
+            if self.result:
+                raise IllegalMoveError(f"action {text!r} after the end of the game")
+            if kind == "move":
+                if self.position.state[int(seat)] == ZOMBIE:
+                    continue
+                if int(seat) != self.position.turn:
+                    raise IllegalMoveError(f"move {text!r} by {self.seat_name(int(seat))}, but "
+                                           f"{self.seat_name(self.position.turn)} is to move")
+                self.play_text(str(text))
+            elif kind in ("resign", "timeout", "claim"):
+                getattr(self, kind)(int(seat))
+            else:
+                raise IllegalMoveError(f"unknown action {kind!r}")
+
+
+_WORD = {"m": "checkmate", "s": "stalemate"}

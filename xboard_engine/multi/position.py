@@ -1,0 +1,557 @@
+"""A position of a game of more than two players: the board, whose turn it is, make/unmake, legal
+moves for any seat, attacks and check (E3), and elimination as a reversible change (E4.3).
+
+Scoring, credits and the end of the game are the referee's (``game.Game``); the search uses this
+class alone.  Which seats are enemies is fixed by the mode: ``hostile[s][code]`` says whether a unit
+checks seat ``s``'s king, ``capturable[s][code]`` whether seat ``s`` may capture it (grey units: yes;
+an active king: only under Capture The King).
+"""
+import random
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..errors import EmptyHistoryError, IllegalMoveError
+from ..moves import CASTLE, DOUBLE, EP, NORMAL, Move
+from .rules import EMPTY, GREY, KING, KNIGHT, OFF, PAWN, POINT_QUEEN, QUEEN, MultiVariant, get_multi_variant
+
+__all__ = ["MultiPosition", "ACTIVE", "ZOMBIE", "OUT_STATES", "Move"]
+
+new_move = tuple.__new__
+# A seat's state letter (position text): active, zombie (Zombie King: only the king moves), or how it
+# left the game.
+ACTIVE = "a"
+ZOMBIE = "z"
+OUT_STATES = {"m": "checkmated", "s": "stalemated", "r": "resigned", "t": "timed out", "k": "king captured",
+              "c": "claimed"}
+
+
+class _Keys:
+    """Zobrist keys for a board of ``size`` cells and ``seats`` seats (fixed seed: reproducible)."""
+
+    def __init__(self, size: int, seats: int, castles: int) -> None:
+        rng = random.Random(0x8C8E55)
+        bits = lambda: rng.getrandbits(64)
+        self.piece = [[0] * size] + [[bits() for _ in range(size)] for _ in range(1, OFF + 1)]
+        self.turn = [bits() for _ in range(seats)]
+        self.right = [bits() for _ in range(castles)]
+        self.ep = [bits() for _ in range(size)]
+        self.state = [{st: bits() for st in "azmsrtkc"} for _ in range(seats)]
+
+
+_KEYS: Dict[str, _Keys] = {}
+
+
+class MultiPosition:
+    """The state of an N-seat game between moves.
+
+    ``turn`` is the seat to move; ``state[s]`` is a seat's state letter (``ACTIVE``, ``ZOMBIE`` or one
+    of ``OUT_STATES``); ``ep`` holds the en-passant chances still open as ``(owner, pawn square,
+    passed square)`` (E3.3: each lasts until its owner's next turn, so every other player gets one);
+    ``clock`` counts moves since the last capture or pawn move (the 50-set rule).
+    """
+
+    __slots__ = ("v", "board", "units", "kings", "turn", "state", "rights", "ep", "clock", "moves_made",
+                 "hash", "_stack", "hostile", "capturable", "capture_the_king", "teams", "keys", "promotion_kinds",
+                 "_root")
+
+    def __init__(self, game: str = "8player", teams: Optional[Sequence[int]] = None,
+                 capture_the_king: bool = False, one_point_queen: bool = False) -> None:
+        """The start position.  ``teams[s]`` is seat ``s``'s team (seats of one team never capture
+        or check each other; default: every seat alone, as in Singles)."""
+        v = get_multi_variant(game)
+        self._configure(v, teams, capture_the_king, one_point_queen)
+        for sq, code in v.start_units.items():
+            self.board[sq] = code
+        self.turn = 0
+        self.state = [ACTIVE] * v.players
+        self.rights = v.all_rights
+        self._finish_setup()
+
+    def _configure(self, v: MultiVariant, teams: Optional[Sequence[int]], capture_the_king: bool,
+                   one_point_queen: bool) -> None:
+        self.v = v
+        n = v.players
+        self.teams = list(teams) if teams is not None else list(range(n))
+        self.capture_the_king = capture_the_king
+        self.promotion_kinds = (POINT_QUEEN,) if one_point_queen else v.promotion_kinds
+        if v.name not in _KEYS:
+            _KEYS[v.name] = _Keys(v.size, n, len(v.castles))
+        self.keys = _KEYS[v.name]
+        board = [OFF] * v.size
+        for sq in v.squares:
+            board[sq] = EMPTY
+        self.board = board
+        # hostile[s][code]: the unit can check seat s (an active enemy's); capturable[s][code]: s may
+        # take it (enemies' and grey units; kings of active seats only under Capture The King).
+        self.hostile = []
+        self.capturable = []
+        for s in range(n):
+            hostile = [False] * (OFF + 1)
+            capturable = [False] * (OFF + 1)
+            for t in range(n):
+                if self.teams[t] != self.teams[s]:
+                    for kind in range(1, 8):
+                        hostile[t * 8 + kind] = True
+                        capturable[t * 8 + kind] = kind != KING or capture_the_king
+            for kind in range(1, 8):
+                capturable[GREY * 8 + kind] = True
+            self.hostile.append(hostile)
+            self.capturable.append(capturable)
+        self.ep: Tuple[Tuple[int, int, int], ...] = ()
+        self.clock = 0
+        self.moves_made = 0
+        self._stack: List[tuple] = []
+
+    def _finish_setup(self) -> None:
+        v = self.v
+        self.units = [dict() for _ in range(GREY + 1)]
+        self.kings = [0] * v.players
+        for sq in v.squares:
+            code = self.board[sq]
+            if code:
+                self.units[code >> 3][sq] = None
+                if code & 7 == KING and code >> 3 < GREY:
+                    self.kings[code >> 3] = sq
+        self.hash = self.compute_hash()
+        self._root = self.text()
+
+    @classmethod
+    def from_text(cls, text: str, game: str = "8player", teams: Optional[Sequence[int]] = None,
+                  capture_the_king: bool = False, one_point_queen: bool = False) -> "MultiPosition":
+        """The position of a position text (``text()``; raises InvalidFenError)."""
+        from .notation import read_position
+        pos = cls.__new__(cls)
+        pos._configure(get_multi_variant(game), teams, capture_the_king, one_point_queen)
+        read_position(pos, text)
+        pos._finish_setup()
+        return pos
+
+    def copy(self) -> "MultiPosition":
+        other = MultiPosition.__new__(MultiPosition)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.board = list(self.board)
+        other.units = [dict(u) for u in self.units]
+        other.kings = list(self.kings)
+        other.state = list(self.state)
+        other._stack = list(self._stack)
+        return other
+
+    # ================================================================ text
+    def text(self) -> str:
+        """The position text (docs/EIGHT_PLAYER_API.md): rows from the top rank, turn, seat states,
+        castling rook squares, en-passant chances, clock, moves made."""
+        from .notation import write_position
+        return write_position(self)
+
+    def root_text(self) -> str:
+        return self._root
+
+    def move_text(self, m: Move, colon: bool = False) -> str:
+        """The text's notation of legal move ``m`` for the seat to move (``h3``, ``Nf3``, ``O-O``,
+        ``e11=Q``; captures with ``:`` when ``colon``)."""
+        from .notation import move_text
+        return move_text(self, m, colon)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move of the seat to move named by ``text`` (the text's notation or squares such
+        as ``h2h3``; raises IllegalMoveError)."""
+        from .notation import parse_move
+        return parse_move(self, text)
+
+    def square(self, name: str) -> int:
+        sq = self.v.by_name.get(name)
+        if sq is None:
+            from ..errors import InvalidSquareError
+            raise InvalidSquareError(f"no square {name!r} on the {self.v.name} board")
+        return sq
+
+    def piece_at(self, name: str) -> Optional[str]:
+        """``wK``-style text of the unit on a square (``x`` for grey), or None."""
+        code = self.board[self.square(name)]
+        if not code:
+            return None
+        from .notation import unit_text
+        return unit_text(self.v, code)
+
+    # ================================================================ questions
+    def is_active(self, seat: int) -> bool:
+        """Whether the seat still takes turns (active, or a Zombie King)."""
+        return self.state[seat] in (ACTIVE, ZOMBIE)
+
+    def active_seats(self) -> List[int]:
+        return [s for s in range(self.v.players) if self.state[s] in (ACTIVE, ZOMBIE)]
+
+    def next_seat(self, after: int) -> int:
+        """The next seat clockwise after ``after`` still taking turns (``after`` itself if alone)."""
+        n = self.v.players
+        for i in range(1, n + 1):
+            s = (after + i) % n
+            if self.state[s] in (ACTIVE, ZOMBIE):
+                return s
+        return after
+
+    def attacked(self, sq: int, table: List[bool]) -> bool:
+        """Whether a unit whose code ``table`` marks attacks square ``sq`` (``hostile[s]``: would a
+        unit of seat s be in check there)."""
+        B = self.board
+        for o in self.v.knight:
+            c = B[sq + o]
+            if table[c] and c & 7 == KNIGHT:
+                return True
+        v = self.v
+        for d in v.orthogonal:
+            t = sq + d
+            c = B[t]
+            if c:
+                if table[c] and c & 7 in (4, 5, 6, 7):      # rook, queen, king, point queen
+                    return True
+                continue
+            t += d
+            c = B[t]
+            while c == 0:
+                t += d
+                c = B[t]
+            if table[c] and c & 7 in (4, 5, 7):
+                return True
+        pawn_reverse = v.pawn_reverse
+        for d in v.diagonal:
+            t = sq + d
+            c = B[t]
+            if c:
+                if table[c]:
+                    k = c & 7
+                    if k in (3, 5, 6, 7) or (k == PAWN and d in pawn_reverse[c >> 3]):
+                        return True
+                continue
+            t += d
+            c = B[t]
+            while c == 0:
+                t += d
+                c = B[t]
+            if table[c] and c & 7 in (3, 5, 7):
+                return True
+        return False
+
+    def in_check(self, seat: Optional[int] = None) -> bool:
+        """Whether ``seat``'s king (default: the seat to move) is attacked by an active enemy (E3.5)."""
+        s = self.turn if seat is None else seat
+        if self.state[s] not in (ACTIVE, ZOMBIE):
+            return False
+        return self.attacked(self.kings[s], self.hostile[s])
+
+    def attacked_by_seat(self, sq: int, seat: int) -> bool:
+        """Whether seat ``seat``'s active units attack ``sq``."""
+        return self.attacked(sq, _own_table(self, seat))
+
+    # ================================================================ moves
+    def pseudo_moves(self, s: int) -> List[Move]:
+        """Moves of seat ``s`` by the movement rules alone, castling fully checked (E3.2-E3.4)."""
+        v = self.v
+        B = self.board
+        cap = self.capturable[s]
+        moves: List[Move] = []
+        add = moves.append
+        king_only = self.state[s] == ZOMBIE
+        for sq in self.units[s]:
+            p = B[sq]
+            kind = p & 7
+            if king_only and kind != KING:
+                continue
+            if kind == PAWN:
+                self._pawn_moves(s, sq, p, add)
+            elif kind == KNIGHT or kind == KING:
+                for o in (v.knight if kind == KNIGHT else v.all_steps):
+                    t = B[sq + o]
+                    if t == 0 or cap[t]:
+                        add(new_move(Move, (sq, sq + o, p, NORMAL, 0, 0, 0)))
+            else:
+                for d in v.slides[kind]:
+                    to = sq + d
+                    t = B[to]
+                    while t == 0:
+                        add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+                        to += d
+                        t = B[to]
+                    if cap[t]:
+                        add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+        if self.rights and not king_only:
+            self._castles(s, add)
+        return moves
+
+    def _pawn_moves(self, s: int, sq: int, p: int, add) -> None:
+        v = self.v
+        B = self.board
+        seat = v.seats[s]
+        f = seat.forward
+        promo = v.promotion_square[s]
+        to = sq + f
+        if B[to] == 0:
+            if promo[to]:
+                for k in self.promotion_kinds:
+                    add(new_move(Move, (sq, to, s * 8 + k, NORMAL, 0, 0, 0)))
+            else:
+                add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+                if v.pawn_start[s][sq] and B[to + f] == 0:
+                    add(new_move(Move, (sq, to + f, p, DOUBLE, to, 0, 0)))
+        cap = self.capturable[s]
+        for c in seat.captures:
+            to = sq + c
+            t = B[to]
+            if t:
+                if cap[t]:
+                    if promo[to]:
+                        for k in self.promotion_kinds:
+                            add(new_move(Move, (sq, to, s * 8 + k, NORMAL, 0, 0, 0)))
+                    else:
+                        add(new_move(Move, (sq, to, p, NORMAL, 0, 0, 0)))
+            elif self.ep:
+                for owner, pawn_sq, passed in self.ep:
+                    if passed == to and cap[B[pawn_sq]] and B[pawn_sq] == owner * 8 + PAWN:
+                        for placed in ([s * 8 + k for k in self.promotion_kinds] if promo[to] else [p]):
+                            add(new_move(Move, (sq, to, placed, EP, pawn_sq, 0, 0)))
+
+    def _castles(self, s: int, add) -> None:
+        B = self.board
+        rights = self.rights
+        ctk = self.capture_the_king
+        hostile = self.hostile[s]
+        for c in self.v.castles_of[s]:
+            if not rights >> c.bit & 1:
+                continue
+            if any(B[x] for x in c.empty):
+                continue
+            if not ctk and any(self.attacked(x, hostile) for x in c.safe):
+                continue
+            add(new_move(Move, (c.king, c.king_to, B[c.king], CASTLE, c.rook, c.rook_to, B[c.rook])))
+
+    def legal_moves(self, seat: Optional[int] = None) -> List[Move]:
+        """Legal moves of ``seat`` (default: the seat to move): no move leaves its own king attacked
+        by an active enemy (E3.5; none are removed under Capture The King)."""
+        s = self.turn if seat is None else seat
+        if self.state[s] not in (ACTIVE, ZOMBIE):
+            return []
+        moves = self.pseudo_moves(s)
+        if self.capture_the_king:
+            return moves
+        king = self.kings[s]
+        hostile = self.hostile[s]
+        in_check = self.attacked(king, hostile)
+        line = self.v.line[king]
+        B = self.board
+        legal = []
+        for m in moves:
+            frm = m[0]
+            kind = m[3]
+            if kind == CASTLE or (not in_check and frm != king and kind != EP and frm not in line):
+                legal.append(m)
+                continue
+            to = m[1]
+            moved = B[frm]
+            captured = B[to]
+            B[frm] = EMPTY
+            B[to] = m[2]
+            if kind == EP:
+                taken = B[m[4]]
+                B[m[4]] = EMPTY
+            safe = not self.attacked(to if frm == king else king, hostile)
+            if kind == EP:
+                B[m[4]] = taken
+            B[to] = captured
+            B[frm] = moved
+            if safe:
+                legal.append(m)
+        return legal
+
+    def has_legal_move(self, seat: int) -> bool:
+        """Whether ``seat`` could move if it were its turn (stops at the first legal move)."""
+        if self.state[seat] not in (ACTIVE, ZOMBIE):
+            return False
+        return bool(self.legal_moves(seat))
+
+    def king_escapes(self, seat: int) -> List[int]:
+        """The squares next to ``seat``'s king it could step to if nothing attacked them (the text's
+        "would-be escaping squares", E4.2)."""
+        B = self.board
+        king = self.kings[seat]
+        cap = self.capturable[seat]
+        return [king + d for d in self.v.all_steps if B[king + d] == 0 or cap[B[king + d]]]
+
+    def is_capture(self, m: Move) -> bool:
+        return m[3] == EP or (m[3] != CASTLE and self.board[m[1]] != EMPTY)
+
+    # ================================================================ make / unmake
+    def push(self, m: Move) -> None:
+        """Make legal move ``m`` of the seat to move; the turn passes to the next active seat."""
+        if m.__class__ is not Move:
+            raise IllegalMoveError(f"push takes a Move from legal_moves(), not {m!r}")
+        frm, to, placed, kind, sq2, to2, placed2 = m
+        B = self.board
+        mover = self.turn
+        keys = self.keys
+        zp = keys.piece
+        h = self.hash
+        changes = [(frm, B[frm]), (to, B[to])]
+        captured = B[to]
+        if kind == CASTLE:
+            changes = [(frm, B[frm]), (sq2, B[sq2]), (to, B[to]), (to2, B[to2])]
+            news = ((frm, EMPTY), (sq2, EMPTY), (to, placed), (to2, placed2))
+        elif kind == EP:
+            captured = B[sq2]
+            changes.append((sq2, captured))
+            news = ((frm, EMPTY), (sq2, EMPTY), (to, placed))
+        else:
+            news = ((frm, EMPTY), (to, placed))
+        units = self.units
+        kings = self.kings
+        for sq, code in news:
+            old = B[sq]
+            if old:
+                del units[old >> 3][sq]
+                h ^= zp[old][sq]
+            if code:
+                units[code >> 3][sq] = None
+                h ^= zp[code][sq]
+                if code & 7 == KING and code >> 3 < GREY:
+                    kings[code >> 3] = sq
+            B[sq] = code
+        self._stack.append((m, changes, mover, self.rights, self.ep, self.clock, self.hash, None))
+        rights = self.rights
+        if rights:
+            kept = self.v.rights_kept
+            new_rights = rights & kept[frm] & kept[to]
+            if kind == CASTLE:
+                new_rights &= kept[sq2]
+            if new_rights != rights:
+                for c in self.v.castles:
+                    if (rights ^ new_rights) >> c.bit & 1:
+                        h ^= keys.right[c.bit]
+                self.rights = new_rights
+        nxt = self.next_seat(mover)
+        ep = self.ep
+        if ep or kind == DOUBLE:
+            for e in ep:
+                h ^= keys.ep[e[2]]
+            # E3.3: a chance lasts until its owner's next turn; the mover's own is now spent.
+            ep = tuple(e for e in ep if e[0] != nxt and e[0] != mover and B[e[1]] == e[0] * 8 + PAWN)
+            if kind == DOUBLE:
+                ep += ((mover, to, sq2),)
+            for e in ep:
+                h ^= keys.ep[e[2]]
+            self.ep = ep
+        self.clock = 0 if captured or changes[0][1] & 7 == PAWN else self.clock + 1
+        h ^= keys.turn[mover] ^ keys.turn[nxt]
+        self.turn = nxt
+        self.moves_made += 1
+        self.hash = h
+
+    def pop(self) -> Optional[Move]:
+        """Undo the last ``push`` or ``eliminate``; returns the move (None for an elimination)."""
+        if not self._stack:
+            raise EmptyHistoryError("no move to take back")
+        m, changes, self.turn, self.rights, self.ep, self.clock, self.hash, states = self._stack.pop()
+        B = self.board
+        units = self.units
+        kings = self.kings
+        for sq, before in reversed(changes):
+            after = B[sq]
+            if after:
+                del units[after >> 3][sq]
+            if before:
+                units[before >> 3][sq] = None
+                if before & 7 == KING and before >> 3 < GREY:
+                    kings[before >> 3] = sq
+            B[sq] = before
+        if states is not None:
+            self.state = states
+        else:
+            self.moves_made -= 1
+        return m
+
+    def pass_turn(self, seat: Optional[int] = None) -> None:
+        """Give the turn to ``seat`` (default: the next active seat after the seat to move) without
+        moving: the search's tool for reply orders other than the game's; ``pop`` undoes it."""
+        s = self.next_seat(self.turn) if seat is None else seat
+        self._stack.append((None, [], self.turn, self.rights, self.ep, self.clock, self.hash,
+                            list(self.state)))
+        self.hash ^= self.keys.turn[self.turn] ^ self.keys.turn[s]
+        self.turn = s
+
+    def eliminate(self, seat: int, how: str, keep_king: bool = False) -> None:
+        """Seat ``seat`` leaves the game (``how``: an ``OUT_STATES`` letter, or ``ZOMBIE``): its units
+        turn grey (E4.3), all but the king when ``keep_king`` (Zombie King).  Its castling rights and
+        en-passant chances go; if it was to move, the turn passes on.  ``pop`` undoes it."""
+        B = self.board
+        keys = self.keys
+        zp = keys.piece
+        h = self.hash
+        changes = []
+        units = self.units
+        for sq in list(units[seat]):
+            code = B[sq]
+            if keep_king and code & 7 == KING:
+                continue
+            grey = GREY * 8 + (code & 7)
+            changes.append((sq, code))
+            del units[seat][sq]
+            units[GREY][sq] = None
+            h ^= zp[code][sq] ^ zp[grey][sq]
+            B[sq] = grey
+        self._stack.append((None, changes, self.turn, self.rights, self.ep, self.clock, self.hash,
+                            list(self.state)))
+        for c in self.v.castles_of[seat]:
+            if self.rights >> c.bit & 1:
+                h ^= keys.right[c.bit]
+                self.rights &= ~(1 << c.bit)
+        if any(e[0] == seat for e in self.ep):
+            for e in self.ep:
+                h ^= keys.ep[e[2]]
+            self.ep = tuple(e for e in self.ep if e[0] != seat)
+            for e in self.ep:
+                h ^= keys.ep[e[2]]
+        h ^= keys.state[seat][self.state[seat]] ^ keys.state[seat][how]
+        self.state = list(self.state)
+        self.state[seat] = how
+        if self.turn == seat and how != ZOMBIE:
+            nxt = self.next_seat(seat)
+            h ^= keys.turn[seat] ^ keys.turn[nxt]
+            self.turn = nxt
+        self.hash = h
+
+    @property
+    def ply(self) -> int:
+        return len(self._stack)
+
+    def compute_hash(self) -> int:
+        """The Zobrist hash from scratch (the incremental ``hash`` must equal it)."""
+        keys = self.keys
+        h = keys.turn[self.turn]
+        for sq in self.v.squares:
+            h ^= keys.piece[self.board[sq]][sq]
+        for c in self.v.castles:
+            if self.rights >> c.bit & 1:
+                h ^= keys.right[c.bit]
+        for e in self.ep:
+            h ^= keys.ep[e[2]]
+        for s, st in enumerate(self.state):
+            h ^= keys.state[s][st]
+        return h
+
+    def perft(self, depth: int) -> int:
+        """Leaf count ``depth`` moves deep in turn order (no eliminations happen on the way)."""
+        moves = self.legal_moves()
+        if depth <= 1:
+            return len(moves) if depth == 1 else 1
+        total = 0
+        for m in moves:
+            self.push(m)
+            total += self.perft(depth - 1)
+            self.pop()
+        return total
+
+
+def _own_table(pos: MultiPosition, seat: int) -> List[bool]:
+    """Codes of seat ``seat``'s units (a Zombie King's other units are already grey)."""
+    table = [False] * (OFF + 1)
+    for kind in range(1, 8):
+        table[seat * 8 + kind] = True
+    return table
