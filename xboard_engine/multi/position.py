@@ -330,9 +330,13 @@ class MultiPosition:
         s = self.turn if seat is None else seat
         if self.state[s] not in (ACTIVE, ZOMBIE):
             return []
-        moves = self.pseudo_moves(s)
+        return self._legal(s, self.pseudo_moves(s), False)
+
+    def _legal(self, s: int, moves: List[Move], first_only: bool) -> List[Move]:
+        """The moves of ``moves`` that leave seat ``s``'s king safe (only the first when
+        ``first_only``)."""
         if self.capture_the_king:
-            return moves
+            return moves[:1] if first_only else moves
         king = self.kings[s]
         hostile = self.hostile[s]
         in_check = self.attacked(king, hostile)
@@ -344,6 +348,8 @@ class MultiPosition:
             kind = m[3]
             if kind == CASTLE or (not in_check and frm != king and kind != EP and frm not in line):
                 legal.append(m)
+                if first_only:
+                    break
                 continue
             to = m[1]
             moved = B[frm]
@@ -360,13 +366,15 @@ class MultiPosition:
             B[frm] = moved
             if safe:
                 legal.append(m)
+                if first_only:
+                    break
         return legal
 
     def has_legal_move(self, seat: int) -> bool:
         """Whether ``seat`` could move if it were its turn (stops at the first legal move)."""
         if self.state[seat] not in (ACTIVE, ZOMBIE):
             return False
-        return bool(self.legal_moves(seat))
+        return bool(self._legal(seat, self.pseudo_moves(seat), True))
 
     def king_escapes(self, seat: int) -> List[int]:
         """The squares next to ``seat``'s king it could step to if nothing attacked them (the text's
