@@ -407,7 +407,7 @@ class Game:
         if kind in "mk":
             if mode == "teams":
                 self.team_mates[v.team_of[seat]] += 1
-            elif creditor is not None:
+            elif creditor is not None and kind == "m":      # a captured king scored its 25 as a capture
                 self._award(creditor, v.checkmate_points)
                 words += f", +{v.checkmate_points} {self.seat_name(creditor)}"
         elif kind == "s":
