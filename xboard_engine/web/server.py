@@ -24,6 +24,7 @@ from ..match.referee import failure_ending, judge_reply, loss, uci_go_line, uci_
 from ..moves import Move
 from ..position import Position
 from ..variant import get_variant, variant_names
+from .eight import EightRoom, piece_picture
 from .game import HUMAN, WebGame, all_variant_infos, load_pgn, parse_time_control
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -505,11 +506,51 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
             room.clients.discard(ws)
         return ws
 
+    eight = EightRoom(room.data_dir)           # 8 Player Chess: its page, pictures and WebSocket
+
+    async def eight_page(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(os.path.join(STATIC, "8pc.html"), headers={"Cache-Control": "no-cache"})
+
+    async def eight_piece(request: web.Request) -> web.Response:
+        try:
+            text = piece_picture(int(request.match_info["army"]), int(request.match_info["kind"]))
+        except (KeyError, ValueError):
+            raise web.HTTPNotFound() from None
+        return web.Response(text=text, content_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+    async def eight_record(request: web.Request) -> web.Response:
+        return web.Response(text=eight.game.record(), content_type="text/plain",
+                            headers={"Content-Disposition": f'attachment; filename="8pc-{eight.game.id}.txt"'})
+
+    async def eight_socket(request: web.Request) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in {f"http://{h}" for h in allowed_hosts}:
+            return web.Response(status=403, text="forbidden origin\n")
+        try:
+            seat = eight.seat_of_letter(request.query.get("seat"))
+        except ValueError as error:
+            return web.Response(status=400, text=f"{error}\n")
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
+        await ws.prepare(request)
+        send = ws.send_str
+        await eight.attach(send, seat)
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await eight.handle(send, msg.data)
+                elif msg.type == WSMsgType.BINARY:
+                    await ws.send_json({"type": "error", "message": "messages are JSON text"})
+        finally:
+            eight.detach(send)
+        return ws
+
     async def on_startup(app: web.Application) -> None:
         await room.resume()
+        await eight.resume()
 
     async def on_cleanup(app: web.Application) -> None:
         await room.shutdown()
+        await eight.shutdown()
 
     app = web.Application(middlewares=[host_check], client_max_size=MAX_MESSAGE)
     app.router.add_get("/", index)
@@ -517,6 +558,10 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
     app.router.add_get("/piece/{name}.svg", piece)
     app.router.add_get("/game.pgn", pgn)
     app.router.add_get("/ws", socket)
+    app.router.add_get("/8pc", eight_page)
+    app.router.add_get("/piece8/{army:\\d+}-{kind:\\d+}.svg", eight_piece)
+    app.router.add_get("/8pc.txt", eight_record)
+    app.router.add_get("/ws8", eight_socket)
     app.on_startup.append(on_startup)
     app.on_cleanup.append(on_cleanup)
     return app

@@ -1,0 +1,458 @@
+// The 8 Player Chess page of xboard-engine web.  The server holds the game and the rules; this page
+// draws what it is sent (the 516 squares, the units, the legal moves as clicks, the scoreboard) and
+// sends what is clicked or typed.  `/8pc?seat=w` binds the tab to one seat; without it the tab plays
+// every human seat (hot-seat).
+"use strict";
+
+const SQ = 30;              // pixels per square
+const SVGNS = "http://www.w3.org/2000/svg";
+const KIND_LETTERS = " PNBRQKQ";
+// Which way each seat's army faces, as quarter turns that bring it to the bottom of the screen.
+const SEAT_TURNS = [0, 1, 1, 2, 2, 3, 3, 0];
+
+const ui = {
+  hello: null,
+  game: null,
+  seat: null,               // the seat this tab plays (null: every human seat)
+  turns: 0,                 // quarter turns of the board
+  clicks: [],
+  receivedAt: 0,
+  ws: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function seatParam() {
+  return new URLSearchParams(location.search).get("seat") || "";
+}
+
+function connect() {
+  const param = seatParam();
+  const ws = new WebSocket(`ws://${location.host}/ws8${param ? "?seat=" + encodeURIComponent(param) : ""}`);
+  ui.ws = ws;
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === "hello") onHello(msg);
+    else if (msg.type === "state") onState(msg);
+    else if (msg.type === "error") showMessage(msg.message);
+  };
+  ws.onclose = () => {
+    showMessage(ui.hello ? "Connection to the server lost; reconnecting..." :
+      `Cannot join${param ? ` as seat "${param}" (want w r b y p o g n)` : ""}; retrying...`);
+    setTimeout(connect, 1500);
+  };
+}
+
+function send(message) {
+  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { showMessage("Not connected to the server"); return; }
+  ui.ws.send(JSON.stringify(message));
+}
+
+function onHello(hello) {
+  const first = !ui.hello;
+  ui.hello = hello;
+  ui.seat = hello.seat;
+  if (first) ui.turns = ui.seat === null ? 0 : SEAT_TURNS[ui.seat];
+  fillForms();
+  render();
+}
+
+function onState(state) {
+  const old = ui.game;
+  ui.game = state;
+  ui.receivedAt = performance.now();
+  if (!old || old.version !== state.version || old.id !== state.id) { ui.clicks = []; closeChooser(); }
+  if (old && old.id !== state.id) showMessage("");
+  render();
+  document.body.dataset.actions = String(state.moves.length);   // after drawing: tests wait on these
+  document.body.dataset.gameId = String(state.id);
+  document.body.dataset.version = String(state.version);
+}
+
+function seatName(seat) { return ui.hello.seats[seat].colour; }
+function seatLabel(seat) {
+  const s = ui.hello.seats[seat];
+  return $("numerals").checked ? s.numeral : s.letter;
+}
+
+// May this tab make the move now?
+function canAct() {
+  const g = ui.game;
+  return !!g && g.humanToMove && (ui.seat === null || ui.seat === g.turn);
+}
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function render() {
+  if (!ui.hello || !ui.game) return;
+  renderBoard();
+  renderPanel();
+}
+
+// Board cell (file, rank) -> screen cell (x, y), one cell of margin around for the coordinates.
+function screenCell(f, r) {
+  const n = ui.hello.files;
+  let x = f, y = n - 1 - r;                     // White at the bottom
+  for (let i = 0; i < ui.turns % 4; i++) { const nx = n - 1 - y; y = x; x = nx; }
+  return [x + 1, y + 1];
+}
+
+function renderBoard() {
+  const g = ui.game, h = ui.hello;
+  const size = (h.files + 2) * SQ;
+  const svg = el("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, id: "board-svg",
+                          "data-turns": String(ui.turns % 4) });
+  const defs = el("defs", {}, svg);
+  const glow = el("radialGradient", { id: "check-glow" }, defs);
+  el("stop", { offset: "0%", "stop-color": "rgb(255,0,0)", "stop-opacity": "1" }, glow);
+  el("stop", { offset: "100%", "stop-color": "rgb(255,0,0)", "stop-opacity": "0" }, glow);
+  const next = nextSquares();
+  const last = g.lastMove || [];
+  const checks = new Set(g.check);
+  for (const [name, f, r] of h.squares) {
+    const [x, y] = screenCell(f, r);
+    const px = x * SQ, py = y * SQ;
+    const cell = el("g", { "data-square": name, class: "square" }, svg);
+    el("rect", { x: px, y: py, width: SQ, height: SQ, class: (f + r) % 2 === 0 ? "sq-dark" : "sq-light" }, cell);
+    if (last.includes(name)) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-last" }, cell);
+    if (ui.clicks.includes(name)) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-selected" }, cell);
+    if (checks.has(name)) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-check", "data-check": "1" }, cell);
+    const unit = g.pieces[name];
+    if (unit) {
+      const [army, kind] = unit;
+      el("image", { href: `/piece8/${army}-${kind}.svg`, x: px, y: py, width: SQ, height: SQ,
+                    "data-piece": `${army === 8 ? "x" : h.seats[army].letter}${kind === 7 ? "D" : KIND_LETTERS[kind]}` }, cell);
+    }
+    if (next.has(name)) {
+      if (unit) el("circle", { cx: px + SQ / 2, cy: py + SQ / 2, r: SQ / 2 - 2, class: "mark-target-ring" }, cell);
+      else el("circle", { cx: px + SQ / 2, cy: py + SQ / 2, r: SQ / 7, class: "mark-target" }, cell);
+      cell.setAttribute("data-target", "1");
+    }
+  }
+  const n = h.files;
+  for (let i = 0; i < n; i++) {                  // file letters under and over, rank numbers beside
+    for (const [f, r, text] of [[i, -1, String.fromCharCode(97 + i)], [i, n, String.fromCharCode(97 + i)],
+                                [-1, i, String(i + 1)], [n, i, String(i + 1)]]) {
+      const [x, y] = screenCell(f, r);
+      el("text", { x: x * SQ + SQ / 2, y: y * SQ + SQ / 2, class: "coord" }, svg).textContent = text;
+    }
+  }
+  $("board").replaceChildren(svg);
+}
+
+function nextSquares() {
+  const out = new Set();
+  if (!canAct() || ui.clicks.length === 0) return out;
+  for (const t of ui.game.targets) {
+    if (startsWith(t.path, ui.clicks) && t.path.length > ui.clicks.length) out.add(t.path[ui.clicks.length]);
+  }
+  return out;
+}
+
+function startsWith(path, prefix) {
+  return path.length >= prefix.length && prefix.every((s, i) => path[i] === s);
+}
+
+function onSquare(name) {
+  const g = ui.game;
+  if (g.result) { showMessage("The game is over"); return; }
+  if (!g.humanToMove) { showMessage(`Wait: it is ${seatName(g.turn)}'s move (a bot)`); return; }
+  if (!canAct()) { showMessage(`This tab plays ${seatName(ui.seat)}; it is ${seatName(g.turn)}'s move`); return; }
+  const clicks = ui.clicks.concat([name]);
+  const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
+  if (candidates.length === 0) {
+    if (ui.clicks.length && ui.clicks[ui.clicks.length - 1] === name) { ui.clicks = []; showMessage(""); render(); return; }
+    if (g.targets.some((t) => t.path[0] === name)) { ui.clicks = [name]; showMessage(""); render(); return; }
+    showMessage(refusal(name));
+    ui.clicks = [];
+    render();
+    return;
+  }
+  showMessage("");
+  const exact = candidates.filter((t) => t.path.length === clicks.length);
+  if (exact.length) {
+    ui.clicks = [];
+    const options = exact[0].options;
+    if (options.length === 1) sendMove(options[0].text);
+    else openChooser(options, g.turn);
+  } else {
+    ui.clicks = clicks;
+  }
+  render();
+}
+
+function refusal(name) {
+  const g = ui.game;
+  const unit = g.pieces[name];
+  if (!unit) return ui.clicks.length ? "Not a legal move" : "";
+  if (unit[0] !== g.turn) return ui.clicks.length ? "Not a legal move" : `It is ${seatName(g.turn)}'s move`;
+  return `The unit on ${name} has no legal move`;
+}
+
+function sendMove(text) {
+  send({ type: "move", move: text, seat: ui.game.turn });
+}
+
+function openChooser(options, seat) {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const o of options) {
+    const b = document.createElement("button");
+    b.dataset.move = o.text;
+    const kind = KIND_LETTERS.indexOf(o.promotion);
+    const img = document.createElement("img");
+    img.src = `/piece8/${seat}-${kind}.svg`;
+    img.alt = o.text;
+    b.appendChild(img);
+    const label = document.createElement("span");
+    label.textContent = o.text;
+    b.appendChild(label);
+    b.addEventListener("click", () => { closeChooser(); sendMove(o.text); });
+    box.appendChild(b);
+  }
+  $("chooser").hidden = false;
+  box.firstChild.focus();
+}
+
+function closeChooser() { $("chooser").hidden = true; }
+
+function creditWords(seat, credit) {
+  return `${seatName(seat)}: ${credit.kind} in waiting, credit ${seatName(credit.creditor)}`;
+}
+
+function renderPanel() {
+  const g = ui.game, h = ui.hello;
+  let status;
+  if (g.result) {
+    const winners = g.result.winners.map(seatName).join(", ");
+    status = `Game over: ${g.result.reason}` + (g.result.draw ? " (draw)" : winners ? ` — winner: ${winners}` : "");
+  } else {
+    status = `${seatName(g.turn)} to move` + (g.players[g.turn] === "human" ? "" : " (bot thinking)");
+    if (ui.seat !== null) status += g.turn === ui.seat ? " — your move" : ` — you play ${seatName(ui.seat)}`;
+  }
+  $("status").textContent = status;
+  $("status").dataset.turn = g.turn === null ? "" : String(g.turn);
+  $("note").textContent = g.note || "";
+  renderScores();
+  renderMoves();
+  $("resign").disabled = !canAct();
+  $("claim").hidden = !g.claimAllowed;
+  $("claim").disabled = !(canAct() && g.claimAllowed);
+  $("type-move").disabled = !canAct();
+  $("new-game").hidden = ui.seat !== null;
+}
+
+function renderScores() {
+  const g = ui.game, h = ui.hello;
+  const body = $("scores").querySelector("tbody");
+  body.replaceChildren();
+  const total = g.mode === "pairs";
+  $("total-head").hidden = !total;
+  const winners = new Set(g.result ? g.result.winners : []);
+  g.seats.forEach((s, i) => {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = String(i);
+    if (g.turn === i) tr.classList.add("to-move");
+    if (s.status !== "active" && s.status !== "zombie") tr.classList.add("out");
+    if (winners.has(i)) tr.classList.add("winner");
+    const cells = [
+      ["swatch", ""], ["seat", `${h.seats[i].colour} (${seatLabel(i)})` + (ui.seat === i ? " — you" : "")],
+      ["player", s.name], ["points", String(s.score)], ["total", total ? String(s.pairScore) : ""],
+      ["status", s.status], ["clock", ""]];
+    for (const [cls, text] of cells) {
+      const td = document.createElement("td");
+      td.className = cls;
+      td.textContent = text;
+      if (cls === "total" && !total) td.hidden = true;
+      if (cls === "swatch") {
+        const sw = document.createElement("span");
+        sw.className = "swatch";
+        sw.style.background = h.seats[i].fill;
+        td.appendChild(sw);
+      }
+      if (cls === "clock") { const c = document.createElement("span"); c.className = "clock"; td.appendChild(c); }
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  });
+  renderClocks();
+  const teams = $("team-scores");
+  teams.textContent = g.teamScores ? g.teamScores.map((p, t) => `Team ${h.teamNames[t]}: ${p}`).join("   ") : "";
+  const credits = $("credits");
+  credits.replaceChildren();
+  g.seats.forEach((s, i) => {
+    if (!s.credit) return;
+    const li = document.createElement("li");
+    li.textContent = creditWords(i, s.credit);
+    credits.appendChild(li);
+  });
+}
+
+function renderClocks() {
+  const g = ui.game;
+  if (!g) return;
+  document.querySelectorAll("#scores tbody tr").forEach((tr) => {
+    const seat = parseInt(tr.dataset.seat, 10);
+    const clock = tr.querySelector(".clock");
+    if (!g.hasClock) { clock.textContent = "—"; return; }
+    const running = g.running === seat;
+    let left = g.seats[seat].clock;
+    if (running) left -= (performance.now() - ui.receivedAt) / 1000;
+    clock.textContent = formatClock(left);
+    clock.classList.toggle("running", running);
+    clock.classList.toggle("low", left < 10);
+  });
+}
+
+function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  const m = Math.floor(s / 60);
+  const rest = s - 60 * m;
+  return s < 10 ? `${m}:${rest.toFixed(1).padStart(4, "0")}` : `${m}:${String(Math.floor(rest)).padStart(2, "0")}`;
+}
+
+// The moves as the text writes them ("1 w. h3"), with the referee's words where they were said.
+function renderMoves() {
+  const g = ui.game;
+  const list = $("moves");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren();
+  const notes = {};
+  for (const [index, words] of g.log) (notes[index] = notes[index] || []).push(words);
+  const addNotes = (index) => {
+    for (const words of notes[index] || []) {
+      const li = document.createElement("li");
+      li.className = "log";
+      li.textContent = `{${words}}`;
+      list.appendChild(li);
+    }
+  };
+  addNotes(0);
+  let shownSet = 0;
+  g.moves.forEach(([set, seat, kind, text], i) => {
+    if (set !== shownSet) {                       // a row per set: its number, then a column per seat
+      const number = document.createElement("li");
+      number.className = "set";
+      number.textContent = String(set);
+      list.appendChild(number);
+      shownSet = set;
+    }
+    const li = document.createElement("li");
+    li.className = kind === "move" ? "move" : "move leave";
+    li.dataset.index = String(i);
+    li.dataset.text = `${set} ${seatLabel(seat)}. ${text}`;      // the text's notation: "1 w. h3"
+    li.title = li.dataset.text;
+    li.style.gridColumn = String(seat + 2);
+    li.textContent = `${seatLabel(seat)}. ${text}`;
+    list.appendChild(li);
+    addNotes(i + 1);
+  });
+  if (atBottom || g.result) list.scrollTop = list.scrollHeight;
+}
+
+function showMessage(text) { $("message").textContent = text || ""; }
+
+function fillForms() {
+  const h = ui.hello;
+  const picker = $("seat-picker");
+  picker.replaceChildren(new Option("every human seat (hot-seat)", ""),
+    ...h.seats.map((s) => new Option(`${s.colour} only`, s.letter)));
+  picker.value = ui.seat === null ? "" : h.seats[ui.seat].letter;
+  $("mode").replaceChildren(...h.modes.map((m) => new Option(m, m)));
+  const players = $("seat-players");
+  if (!players.children.length) {
+    h.seats.forEach((s, i) => {
+      const label = document.createElement("label");
+      label.textContent = `${s.colour} `;
+      const select = document.createElement("select");
+      select.id = `player-${i}`;
+      select.append(new Option("Human", "human"), ...h.levels.map((l) => new Option(l.words, l.name)));
+      select.value = i === 0 ? "human" : "fast";
+      label.appendChild(select);
+      players.appendChild(label);
+    });
+  }
+  const options = $("options");
+  if (options.querySelectorAll("label").length === 0) {
+    for (const o of h.options) {
+      const label = document.createElement("label");
+      label.dataset.option = o.name;
+      label.title = o.help;
+      let input;
+      if (o.kind === "flag") { input = document.createElement("input"); input.type = "checkbox"; }
+      else if (o.kind === "number") {
+        input = document.createElement("select");
+        input.append(new Option("default", ""), ...["1", "2", "3", "4"].map((n) => new Option(n, n)));
+      } else { input = document.createElement("input"); input.placeholder = "P1,N3,B3,R5,Q9,K25"; input.size = 20; }
+      input.id = `option-${o.name}`;
+      label.append(input, ` ${o.name.replace(/_/g, " ")}: ${o.help}`);
+      options.appendChild(label);
+    }
+  }
+  $("tc").replaceChildren(...h.timeControls.map((t) => new Option(t === "none" ? "no clock" : `${t.split("+")[0]} min + ${t.split("+")[1]} s`, t)));
+  updateOptions();
+}
+
+// Offer the options allowed in the chosen mode.
+function updateOptions() {
+  const mode = $("mode").value;
+  for (const o of ui.hello.options) {
+    const label = document.querySelector(`[data-option="${o.name}"]`);
+    label.classList.toggle("unavailable", !o.modes.includes(mode));
+  }
+}
+
+function newGameMessage() {
+  const mode = $("mode").value;
+  const options = {};
+  for (const o of ui.hello.options) {
+    if (!o.modes.includes(mode)) continue;
+    const input = $(`option-${o.name}`);
+    if (o.kind === "flag") { if (input.checked) options[o.name] = true; }
+    else if (input.value.trim()) options[o.name] = input.value.trim();
+  }
+  const players = ui.hello.seats.map((_, i) => $(`player-${i}`).value);
+  const pace = parseFloat($("pace").value);
+  return { type: "new", mode, options, players, tc: $("tc-custom").value.trim() || $("tc").value,
+           pace: isNaN(pace) ? 0.5 : pace };
+}
+
+function setup() {
+  $("board").addEventListener("click", (event) => {
+    const cell = event.target.closest ? event.target.closest("[data-square]") : null;
+    if (cell && ui.game) onSquare(cell.dataset.square);
+  });
+  $("resign").onclick = () => { if (confirm(`Resign for ${seatName(ui.game.turn)}?`)) send({ type: "resign", seat: ui.game.turn }); };
+  $("claim").onclick = () => send({ type: "claim", seat: ui.game.turn });
+  $("turn-board").onclick = () => { ui.turns = (ui.turns + 1) % 4; render(); };
+  $("numerals").onchange = () => render();
+  $("mode").onchange = updateOptions;
+  $("seat-picker").onchange = () => {
+    const v = $("seat-picker").value;
+    location.search = v ? `?seat=${v}` : "";
+  };
+  $("new-form").onsubmit = (e) => { e.preventDefault(); send(newGameMessage()); };
+  $("type-form").onsubmit = (e) => {
+    e.preventDefault();
+    const text = $("type-move").value.trim();
+    if (!text) return;
+    if (!canAct()) { showMessage("Not this tab's move"); return; }
+    sendMove(text);
+    $("type-move").value = "";
+  };
+  $("chooser-cancel").onclick = closeChooser;
+  document.addEventListener("keydown", (e) => {
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    if (e.key === "Escape") { closeChooser(); ui.clicks = []; render(); }
+    else if (e.key === "t") $("turn-board").click();
+  });
+  setInterval(renderClocks, 100);
+}
+
+setup();
+connect();
