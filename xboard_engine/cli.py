@@ -7,7 +7,8 @@ README for each variant's XBoard command line and for UCI use.
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
 (`xboard-engine play --help`); `xboard-engine web` a board in the browser for every variant
-(`xboard-engine web --help`)."""
+(`xboard-engine web --help`); `xboard-engine 8pc` unattended games of 8 Player Chess between bots,
+writing game records and a results table (`xboard-engine 8pc --help`)."""
 import argparse
 import os
 import sys
@@ -26,6 +27,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["web"]:
         from .web.cli import main as web
         return web(argv[1:])
+    if argv[:1] == ["8pc"]:
+        from .multi.cli import main as eight_player
+        return eight_player(argv[1:])
     parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
