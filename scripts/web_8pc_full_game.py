@@ -25,70 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from web_page import Server, chrome, have_browser  # noqa: E402
+from web_page import EightPage, PageTimeout, Server, chrome, have_browser  # noqa: E402
 
 from xboard_engine.multi.game import MODES, Game  # noqa: E402
 
 
 class GameNotOver(Exception):
     """The game did not reach its end within the time allowed."""
-
-
-class EightPage:
-    """The /8pc page as its player uses it: selects and buttons for a new game, clicks on squares."""
-
-    def __init__(self, driver, url: str) -> None:
-        self.d = driver
-        self.d.get(url)
-        self.wait(lambda: self.js("return !!(ui.hello && ui.game)"), "the page's first state")
-
-    def js(self, script: str, *args: Any) -> Any:
-        return self.d.execute_script(script, *args)
-
-    def text(self, element_id: str) -> str:
-        return self.js(f"return document.getElementById('{element_id}').textContent")
-
-    def wait(self, condition, what: str, timeout: float = 30.0) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.02)
-        raise GameNotOver(f"timed out waiting for {what}; page says {self.text('status')!r} "
-                          f"{self.text('message')!r}")
-
-    def state(self) -> Dict[str, Any]:
-        return self.js("return ui.game")
-
-    def click(self, square: str) -> None:
-        from selenium.webdriver.common.by import By
-        self.d.find_element(By.CSS_SELECTOR, f'[data-square="{square}"]').click()
-
-    def new_game(self, mode: str, players: List[str], pace: float = 0.0, tc: str = "none") -> None:
-        """Start a game from the page's "New game" form."""
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import Select
-        old = self.state()["id"]
-        if not self.js("return document.getElementById('new-game').open"):
-            self.d.find_element(By.CSS_SELECTOR, "#new-game summary").click()
-        Select(self.d.find_element(By.ID, "mode")).select_by_value(mode)
-        for seat, player in enumerate(players):
-            Select(self.d.find_element(By.ID, f"player-{seat}")).select_by_value(player)
-        Select(self.d.find_element(By.ID, "tc")).select_by_value(tc)
-        self.js("document.getElementById('pace').value = arguments[0]", str(pace))
-        self.d.find_element(By.ID, "start").click()
-        self.wait(lambda: self.state()["id"] != old and self.state()["mode"] == mode, "the new game")
-
-    def scores_shown(self) -> List[int]:
-        return [int(x) for x in self.js("return [...document.querySelectorAll('#scores tbody td.points')]"
-                                        ".map(td => td.textContent)")]
-
-    def statuses_shown(self) -> List[str]:
-        return self.js("return [...document.querySelectorAll('#scores tbody td.status')].map(td => td.textContent)")
-
-    def chooser_open(self) -> bool:
-        return not self.js("return document.getElementById('chooser').hidden")
 
 
 def choose_move(state: Dict[str, Any], rng: random.Random) -> Dict[str, Any]:
@@ -101,14 +44,13 @@ def choose_move(state: Dict[str, Any], rng: random.Random) -> Dict[str, Any]:
 def play_by_clicks(page: EightPage, state: Dict[str, Any], target: Dict[str, Any], rng: random.Random) -> int:
     """Make ``target``'s move by clicking its squares (and a picture in the chooser when it opens);
     the number of clicks made."""
-    from selenium.webdriver.common.by import By
     clicks = 0
     for square in target["path"]:
         page.click(square)
         clicks += 1
     if page.chooser_open():
         option = rng.choice(target["options"])
-        page.d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{option["text"]}"]').click()
+        page.choose(option["text"])
         clicks += 1
     elif len(target["options"]) > 1:
         raise AssertionError(f"no chooser for the promotion {target['options']}")
@@ -144,7 +86,7 @@ def play_full_game(server: Server, driver, mode: str, bots: str = "random", seed
     if the page and the record disagree."""
     rng = random.Random(seed)
     page = EightPage(driver, server.url + "8pc")
-    page.new_game(mode, ["human"] + [bots] * 7, pace=0.0, tc="none")
+    page.new_game(["human"] + [bots] * 7, mode=mode, pace=0.0, tc="none")
     started = time.monotonic()
     deadline = started + 60 * max_minutes
     clicks = human_moves = 0
@@ -156,7 +98,7 @@ def play_full_game(server: Server, driver, mode: str, bots: str = "random", seed
         try:
             page.wait(lambda: page.state()["humanToMove"] or page.state()["result"], "White's turn or the end",
                       timeout=max(0.1, left))
-        except GameNotOver as error:
+        except PageTimeout as error:
             state = page.state()
             figures.update(moves=len(state["moves"]), clicks=clicks, human_moves=human_moves,
                            seconds=time.monotonic() - started, result=None)
@@ -234,7 +176,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="with --resign-after: close the page after resigning, reopen it at the end")
     args = parser.parse_args(argv)
     if not have_browser():
-        print("needs Debian's chromium and chromium-driver", file=sys.stderr)
+        print("needs selenium, Debian's chromium and chromium-driver", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as data:
         server = Server(Path(data))

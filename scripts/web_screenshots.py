@@ -18,8 +18,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from web_page import Page, Server, chrome  # noqa: E402
-from web_8pc_full_game import EightPage, play_by_clicks  # noqa: E402
+from web_page import EightPage, Page, Server, chrome  # noqa: E402
+from web_8pc_full_game import play_by_clicks  # noqa: E402
 
 from xboard_engine import Position  # noqa: E402
 from xboard_engine.moves import PUSH  # noqa: E402
@@ -82,7 +82,7 @@ def eight_player_shot(server: Server, driver, out: Path, sets: int = 7, seed: in
     a White unit selected with its legal targets marked."""
     driver.set_window_size(1400, 960)
     page = EightPage(driver, server.url + "8pc")
-    page.new_game("singles", ["human"] + ["fast"] * 7, pace=0.0, tc="10+5")
+    page.new_game(["human"] + ["fast"] * 7, mode="singles", pace=0.0, tc="10+5")
     rng = random.Random(seed)
     for _ in range(sets):
         page.wait(lambda: page.state()["humanToMove"], "White's turn", timeout=60)

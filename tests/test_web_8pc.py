@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from web_page import Server, chrome, have_browser  # noqa: E402
+from web_page import EightPage, Server, chrome, have_browser  # noqa: E402
 
 from xboard_engine.multi.game import Game  # noqa: E402
 from xboard_engine.multi.notation import move_text  # noqa: E402
@@ -344,69 +344,6 @@ def test_bots_play_and_a_human_seat_runs_out_of_time(server):
 # ---------------------------------------------------------------- the page in Chromium
 
 
-class Page8:
-    """The /8pc page as a player uses it."""
-
-    def __init__(self, driver, url: str) -> None:
-        self.d = driver
-        self.d.get(url)
-        self.wait(lambda: self.js("return !!(ui.hello && ui.game)"), "the page's first state")
-
-    def js(self, script: str, *args: Any) -> Any:
-        return self.d.execute_script(script, *args)
-
-    def wait(self, condition, what: str, timeout: float = 30.0) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}; page says {self.text('status')!r} {self.text('message')!r}")
-
-    def text(self, element_id: str) -> str:
-        return self.js(f"return document.getElementById('{element_id}').textContent")
-
-    def state(self) -> Dict[str, Any]:
-        return self.js("return ui.game")
-
-    def click(self, square: str) -> None:
-        from selenium.webdriver.common.by import By
-        self.d.find_element(By.CSS_SELECTOR, f'[data-square="{square}"]').click()
-
-    def play(self, text: str) -> None:
-        """Make the move ``text`` by clicks (and the chooser's picture for a promotion)."""
-        from selenium.webdriver.common.by import By
-        state = self.state()
-        target = next(t for t in state["targets"] if any(o["text"] == text for o in t["options"]))
-        self.click(target["path"][0])
-        assert self.js("return document.querySelectorAll('[data-target]').length") > 0, "no targets marked"
-        self.click(target["path"][1])
-        if len(target["options"]) > 1:
-            self.d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{text}"]').click()
-        self.wait(lambda: self.state()["version"] != state["version"], f"the server to take {text}")
-
-    def moves_shown(self) -> List[str]:
-        return self.js("return [...document.querySelectorAll('#moves li.move')].map(li => li.dataset.text)")
-
-    def scores_shown(self) -> List[int]:
-        return [int(x) for x in self.js("return [...document.querySelectorAll('#scores tbody td.points')]"
-                                        ".map(td => td.textContent)")]
-
-    def new_game(self, players: List[str], pace: float = 0.0, tc: str = "none") -> None:
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import Select
-        old = self.state()["id"]
-        if not self.js("return document.getElementById('new-game').open"):
-            self.d.find_element(By.CSS_SELECTOR, "#new-game summary").click()
-        for seat, player in enumerate(players):
-            Select(self.d.find_element(By.ID, f"player-{seat}")).select_by_value(player)
-        Select(self.d.find_element(By.ID, "tc")).select_by_value(tc)
-        self.js("document.getElementById('pace').value = arguments[0]", str(pace))
-        self.d.find_element(By.ID, "start").click()
-        self.wait(lambda: self.state()["id"] != old, "the new game")
-
-
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory):
     s = Server(tmp_path_factory.mktemp("web8") / "data")
@@ -423,9 +360,9 @@ def driver():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver")
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_a_human_plays_by_clicks_among_seven_bots(web_server, driver):
-    page = Page8(driver, web_server.url + "8pc")
+    page = EightPage(driver, web_server.url + "8pc")
     page.new_game(["human"] + ["fast"] * 7, pace=0.0, tc="10+5")
     rng = random.Random(1)
     sets = 0
@@ -467,9 +404,9 @@ def test_a_human_plays_by_clicks_among_seven_bots(web_server, driver):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver")
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_hot_seat_two_humans_on_one_page(web_server, driver):
-    page = Page8(driver, web_server.url + "8pc")
+    page = EightPage(driver, web_server.url + "8pc")
     page.new_game(["human", "human"] + ["random"] * 6)
     for n in range(3):
         page.wait(lambda: page.state()["turn"] == 0, "White's turn")
@@ -483,11 +420,11 @@ def test_hot_seat_two_humans_on_one_page(web_server, driver):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver")
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_a_one_seat_tab_refuses_to_move_another_seat_and_sees_moves_live(web_server, driver):
-    page = Page8(driver, web_server.url + "8pc")
+    page = EightPage(driver, web_server.url + "8pc")
     page.new_game(["human", "human"] + ["random"] * 6)
-    red = Page8(driver, web_server.url + "8pc?seat=r")            # the same tab, now bound to Red
+    red = EightPage(driver, web_server.url + "8pc?seat=r")            # the same tab, now bound to Red
     assert red.js("return ui.seat") == 1 and red.js("return document.getElementById('new-game').hidden")
     version = red.state()["version"]
     red.click("h2")

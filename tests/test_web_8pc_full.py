@@ -20,7 +20,7 @@ from web_8pc_full_game import play_full_game  # noqa: E402
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver")
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_a_game_with_one_human_reaches_its_end_in_the_browser(tmp_path):
     server = Server(tmp_path / "data")
     driver = chrome()

@@ -20,7 +20,7 @@ from xboard_engine.moves import CASTLE  # noqa: E402
 from xboard_engine.variant import get_variant, variant_names  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver")]
+              pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
 
 SQ, MARGIN = 64, 22          # the page's square size and coordinate margin (board.js)
 

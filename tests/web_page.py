@@ -19,6 +19,11 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
 def have_browser() -> bool:
+    """Debian's chromium and chromedriver are installed, and selenium to drive them."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return False
     return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
 
 
@@ -69,8 +74,12 @@ def chrome():
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
-class Page:
-    """The board page as a player uses it: clicks on squares, buttons and the chooser."""
+class PageTimeout(AssertionError):
+    """The page did not reach the state waited for in time."""
+
+
+class BrowserPage:
+    """A page of the browser board as its user sees it: script values, texts, clicks, selects."""
 
     def __init__(self, driver, url: str) -> None:
         self.d = driver
@@ -91,8 +100,8 @@ class Page:
             if value:
                 return value
             time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}; page says: {self.text('status')!r} "
-                             f"{self.text('message')!r}")
+        raise PageTimeout(f"timed out waiting for {what}; page says: {self.text('status')!r} "
+                          f"{self.text('message')!r}")
 
     def state(self) -> Dict[str, Any]:
         return self.js("return ui.game")
@@ -103,6 +112,33 @@ class Page:
     def click(self, square: str) -> None:
         from selenium.webdriver.common.by import By
         self.d.find_element(By.CSS_SELECTOR, f'[data-square="{square}"]').click()
+
+    def button(self, element_id: str) -> None:
+        from selenium.webdriver.common.by import By
+        self.d.find_element(By.ID, element_id).click()
+
+    def select(self, element_id: str, value: str) -> None:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import Select
+        Select(self.d.find_element(By.ID, element_id)).select_by_value(value)
+
+    def open_details(self, element_id: str) -> None:
+        """Unfold the ``<details>`` of that id if it is folded."""
+        from selenium.webdriver.common.by import By
+        if not self.js(f"return document.getElementById('{element_id}').open"):
+            self.d.find_element(By.CSS_SELECTOR, f"#{element_id} summary").click()
+
+    def chooser_open(self) -> bool:
+        return not self.js("return document.getElementById('chooser').hidden")
+
+    def choose(self, move_text: str) -> None:
+        """Press the chooser's picture of that move."""
+        from selenium.webdriver.common.by import By
+        self.d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{move_text}"]').click()
+
+
+class Page(BrowserPage):
+    """The two-player board page as a player uses it: clicks on squares, buttons and the chooser."""
 
     def drag(self, frm: str, to: str) -> None:
         """Press on ``frm``, move the pointer to ``to`` in steps, release there."""
@@ -116,15 +152,6 @@ class Page:
         for _ in range(4):
             chain = chain.move_by_offset(dx / 4, dy / 4)
         chain.release().perform()
-
-    def button(self, element_id: str) -> None:
-        from selenium.webdriver.common.by import By
-        self.d.find_element(By.ID, element_id).click()
-
-    def select(self, element_id: str, value: str) -> None:
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import Select
-        Select(self.d.find_element(By.ID, element_id)).select_by_value(value)
 
     def fill(self, element_id: str, text: str) -> None:
         from selenium.webdriver.common.by import By
@@ -147,14 +174,12 @@ class Page:
 
     def load(self, text: str, variant: str = "normal", white: str = "human", black: str = "xboard-engine",
              tc: str = "depth=1") -> None:
-        from selenium.webdriver.common.by import By
         old = self.state()["id"]
         self.select("variant", variant)
         self.select("white", white)
         self.select("black", black)
         self.fill("tc-custom", tc)
-        if not self.js("return document.getElementById('load-game').open"):
-            self.d.find_element(By.CSS_SELECTOR, "#load-game summary").click()
+        self.open_details("load-game")
         self.fill("load-text", text)
         self.button("load")
         self.wait(lambda: self.state()["id"] != old, "the loaded game")
@@ -175,17 +200,57 @@ class Page:
             raise AssertionError(f"{text} is not among the page's moves")
         for square in target["path"]:
             self.click(square)
-        chooser = not self.js("return document.getElementById('chooser').hidden")
+        chooser = self.chooser_open()
         if expect_chooser is not None:
             assert chooser == expect_chooser, f"chooser {'not ' if expect_chooser else ''}expected for {text}"
         if chooser:
-            from selenium.webdriver.common.by import By
-            self.d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{text}"]').click()
+            self.choose(text)
         self.wait(lambda: self.plies() > before, f"the server to take {text}")
         return self.state()["sans"][before]
 
     def wait_human(self) -> None:
         self.wait(lambda: self.state()["humanToMove"] or self.state()["result"], "the engine's reply")
+
+
+class EightPage(BrowserPage):
+    """The 8 Player Chess page (/8pc) as a player uses it."""
+
+    def new_game(self, players: List[str], mode: Optional[str] = None, pace: float = 0.0,
+                 tc: str = "none") -> None:
+        """Start a game from the page's "New game" form: a player per seat (human or a bot level)."""
+        old = self.state()["id"]
+        self.open_details("new-game")
+        if mode is not None:
+            self.select("mode", mode)
+        for seat, player in enumerate(players):
+            self.select(f"player-{seat}", player)
+        self.select("tc", tc)
+        self.js("document.getElementById('pace').value = arguments[0]", str(pace))
+        self.button("start")
+        self.wait(lambda: self.state()["id"] != old and (mode is None or self.state()["mode"] == mode),
+                  "the new game")
+
+    def play(self, text: str) -> None:
+        """Make the move ``text`` by clicks (and the chooser's picture for a promotion)."""
+        state = self.state()
+        target = next(t for t in state["targets"] if any(o["text"] == text for o in t["options"]))
+        self.click(target["path"][0])
+        assert self.js("return document.querySelectorAll('[data-target]').length") > 0, "no targets marked"
+        self.click(target["path"][1])
+        if len(target["options"]) > 1:
+            self.choose(text)
+        self.wait(lambda: self.state()["version"] != state["version"], f"the server to take {text}")
+
+    def moves_shown(self) -> List[str]:
+        return self.js("return [...document.querySelectorAll('#moves li.move')].map(li => li.dataset.text)")
+
+    def scores_shown(self) -> List[int]:
+        return [int(x) for x in self.js("return [...document.querySelectorAll('#scores tbody td.points')]"
+                                        ".map(td => td.textContent)")]
+
+    def statuses_shown(self) -> List[str]:
+        return self.js("return [...document.querySelectorAll('#scores tbody td.status')]"
+                       ".map(td => td.textContent)")
 
 
 def ws_exchange(host: str, messages: List[Any], origin: Optional[str] = None, replies: int = 2) -> List[Dict]:
