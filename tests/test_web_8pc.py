@@ -441,3 +441,39 @@ def test_a_one_seat_tab_refuses_to_move_another_seat_and_sees_moves_live(web_ser
     assert red.moves_shown()[0] == "1 w. h3"
     red.play(red.state()["targets"][0]["options"][0]["text"])
     assert red.state()["moves"][1][1] == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_the_leader_of_the_last_two_claims_the_game_with_the_button(tmp_path, driver):
+    """Text: with two players left, the one on move ahead by 26 or more may claim the game.  The saved
+    game (resumed by the server) has White and Red left; White takes a 30-point queen by clicks, Red
+    answers, and only then does the page offer White the claim."""
+    from eightplayer_helpers import make_game
+    from xboard_engine.web.eight import EightGame
+    game = make_game({"i5": "wR", "i10": "rQ"}, active="wr", options={"custom_points": "Q30"})
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = EightGame(players=["human", "human"] + ["random"] * 6, game=game, game_id=7)
+    (data / "8pc-current.json").write_text(json.dumps(saved.to_json()))
+    server = Server(data)
+    try:
+        page = EightPage(driver, server.url + "8pc")
+        assert page.state()["id"] == 7 and page.state()["turn"] == 0
+        assert page.js("return document.getElementById('claim').hidden")    # level at 0: no claim
+        page.play("Ri10")
+        assert page.js("return document.getElementById('claim').hidden")    # Red to move: not White's claim
+        page.play("Ka6")
+        page.wait(lambda: not page.js("return document.getElementById('claim').hidden"), "the claim button")
+        assert page.scores_shown()[:2] == [30, 0]
+        page.button("claim")
+        page.wait(lambda: page.state()["result"], "the end of the game")
+        result = page.state()["result"]
+        assert result["winners"] == [0] and result["scores"][:2] == [30, 25]
+        assert page.text("status").startswith("Game over: ")
+        assert page.statuses_shown()[0] == "claimed"
+        record = server.get("/8pc.txt")
+        replayed = Game.from_record(record)
+        assert replayed.over and replayed.status(0) == "claimed" and list(replayed.result.scores) == result["scores"]
+    finally:
+        server.stop()
