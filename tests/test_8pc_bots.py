@@ -129,6 +129,34 @@ def test_evaluation_counts_material_from_the_movers_side() -> None:
     assert evaluate_position(up) > evaluate_position(down) + 500
 
 
+def red_to_repeat(scores: List[int]) -> Game:
+    """White and Red left (a pawn each, so the material suffices); the kings have walked
+    h1-h2-h1-h2-h1 and a7-b7-a7-b7, so Red's Ka7 brings the position back a third time: a draw
+    that gives both 25 and ends the game.  ``scores``: White's and Red's points before it."""
+    from eightplayer_helpers import make_game
+    game = make_game({"o2": "wP", "b15": "rP"}, active="wr")
+    for text in ("Kh2", "Kb7", "Kh1", "Ka7", "Kh2", "Kb7", "Kh1"):
+        game.play_text(text)
+    game.scores[:2] = scores
+    return game
+
+
+@pytest.mark.parametrize("algorithm", ("brs", "paranoid"))
+def test_ahead_on_points_it_ends_the_game_by_repetition(algorithm: str) -> None:
+    game = red_to_repeat([0, 10])
+    bot = Bot(depth=3, movetime=None, algorithm=algorithm, seed=1)
+    assert game.position.move_text(bot.choose(game)) == "Ka7"
+    game.play_text("Ka7")
+    assert game.over and "repetition" in game.result.reason and game.result.winners == (1,)
+
+
+@pytest.mark.parametrize("algorithm", ("brs", "paranoid"))
+def test_behind_on_points_it_avoids_the_repetition(algorithm: str) -> None:
+    game = red_to_repeat([10, 0])
+    bot = Bot(depth=3, movetime=None, algorithm=algorithm, seed=1)
+    assert game.position.move_text(bot.choose(game)) != "Ka7"
+
+
 # ------------------------------------------------------------------ time, stop, seeds, no side effects
 def test_respects_movetime() -> None:
     game = Game(seed=2)

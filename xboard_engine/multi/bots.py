@@ -22,8 +22,11 @@ Algorithms (``Bot(algorithm=...)``):
 
 The search runs on a copy of the game's position with ``push``/``pop``/``pass_turn``; a seat with no
 legal move at a node is eliminated there (as the referee would at the start of its turn), with the
-points of the mate or stalemate to the seat that moved last.  Scores are centipawns from the bot's
-side's view.
+points of the mate or stalemate to the seat that moved last.  A move that brings the game back to a
+position for the third time ends it drawn there, scored as the referee would end it: outside Teams
+everyone active gets 25 and the side ahead on points wins, so a bot ahead takes the draw and a bot
+behind avoids it.  (Repetitions inside the searched line itself are not looked for.)  Scores are
+centipawns from the bot's side's view.
 """
 import random
 import threading
@@ -45,6 +48,7 @@ ELIMINATED = 100000      # the bot's own side out of the game (checkmated)
 STALEMATED = 75000       # ... stalemated (Singles and Pairs: nobody gets the 25 points of a mate)
 TEAM_MATE_CP = 3000      # Teams: each checkmated member of a team
 TEAM_WIN = 90000         # Teams: a team has checkmated enough opponents
+DRAW_RESULT_CP = 20000   # a repetition that ends the game: won (or lost) on points
 INFINITE = 10 ** 9
 KING_ZONE_CP = 12        # each square next to a friendly king attacked by an enemy
 SHIELD_CP = 8            # each friendly pawn in front of a friendly king
@@ -168,6 +172,8 @@ class _Search:
         self.enemy_keys = sorted({self.side[s] for s in range(v.players) if self.side[s] != self.my_key})
         self.groups = {key: [s for s in range(v.players) if self.side[s] == key] for key in set(self.side)}
         self.points = list(getattr(game, "scores", [0] * v.players))
+        # Positions the game has seen at the start of a turn: a third time ends it drawn.
+        self.seen: Dict[int, int] = getattr(game, "seen", {})
         # Checkmated members per side (Teams counts them; resignations count there too).
         self.mated = {key: 0 for key in self.groups}
         if self.mode == "teams":
@@ -266,6 +272,28 @@ class _Search:
         how = self.pos.state[self.root]
         base = STALEMATED if how == "s" and self.mode != "teams" else ELIMINATED
         return -base + ply + self.points_term() // 4
+
+    def repeats(self) -> bool:
+        """The move just made brings the game to a position for the third time (a draw)."""
+        return self.seen.get(self.pos.hash, 0) >= 2
+
+    def draw_value(self, ply: int) -> int:
+        """The game ends drawn here: outside Teams every active player gets the points of a mate and
+        the side ahead on points wins (nobody does in Teams)."""
+        if self.mode == "teams":
+            return 0
+        bonus = self.v.checkmate_points
+        active = self.pos.active_seats()
+        for s in active:
+            self.points[s] += bonus
+        lead = self.points_term()
+        for s in active:
+            self.points[s] -= bonus
+        if lead > 0:
+            return DRAW_RESULT_CP + lead - ply
+        if lead < 0:
+            return -DRAW_RESULT_CP + lead + ply
+        return 0
 
     def points_term(self) -> int:
         points = self.points
@@ -557,7 +585,10 @@ class _Search:
         best = -INFINITE if maximise else INFINITE
         for seat, m in self.order([(s, m) for m in moves], ply, maximise):
             self.make(m)
-            value = self.ordered(depth - 1, alpha, beta, ply + 1, s)
+            if self.repeats():
+                value = self.draw_value(ply + 1)
+            else:
+                value = self.ordered(depth - 1, alpha, beta, ply + 1, s)
             self.unmake()
             if maximise:
                 if value > best:
@@ -584,7 +615,9 @@ class _Search:
         for m in moves:
             self.make(m)
             try:
-                if self.algorithm == "brs":
+                if self.repeats():
+                    value = self.draw_value(1)
+                elif self.algorithm == "brs":
                     value = self.brs(depth - 1, alpha, INFINITE, False, 1)
                 else:
                     value = self.ordered(depth - 1, alpha, INFINITE, 1, self.root)
