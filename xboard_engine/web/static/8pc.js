@@ -5,7 +5,6 @@
 "use strict";
 
 const SQ = 30;              // pixels per square
-const SVGNS = "http://www.w3.org/2000/svg";
 const KIND_LETTERS = " PNBRQKQ";
 // Which way each seat's army faces, as quarter turns that bring it to the bottom of the screen.
 const SEAT_TURNS = [0, 1, 1, 2, 2, 3, 3, 0];
@@ -19,8 +18,6 @@ const ui = {
   receivedAt: 0,
   ws: null,
 };
-
-const $ = (id) => document.getElementById(id);
 
 function seatParam() {
   return new URLSearchParams(location.search).get("seat") || "";
@@ -79,13 +76,6 @@ function seatLabel(seat) {
 function canAct() {
   const g = ui.game;
   return !!g && g.humanToMove && (ui.seat === null || ui.seat === g.turn);
-}
-
-function el(name, attrs, parent) {
-  const node = document.createElementNS(SVGNS, name);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 function render() {
@@ -152,10 +142,6 @@ function nextSquares() {
     if (startsWith(t.path, ui.clicks) && t.path.length > ui.clicks.length) out.add(t.path[ui.clicks.length]);
   }
   return out;
-}
-
-function startsWith(path, prefix) {
-  return path.length >= prefix.length && prefix.every((s, i) => path[i] === s);
 }
 
 function onSquare(name) {
@@ -307,13 +293,6 @@ function renderClocks() {
     clock.classList.toggle("running", running);
     clock.classList.toggle("low", left < 10);
   });
-}
-
-function formatClock(seconds) {
-  const s = Math.max(0, seconds);
-  const m = Math.floor(s / 60);
-  const rest = s - 60 * m;
-  return s < 10 ? `${m}:${rest.toFixed(1).padStart(4, "0")}` : `${m}:${String(Math.floor(rest)).padStart(2, "0")}`;
 }
 
 // The moves as the text writes them ("1 w. h3"), with the referee's words where they were said.

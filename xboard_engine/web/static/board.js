@@ -4,7 +4,6 @@
 
 const SQ = 64;          // pixels per square
 const MARGIN = 22;      // room for the coordinates
-const SVGNS = "http://www.w3.org/2000/svg";
 
 const ui = {
   hello: null,          // variants, engines, time controls
@@ -16,8 +15,6 @@ const ui = {
   receivedAt: 0,
   ws: null,
 };
-
-const $ = (id) => document.getElementById(id);
 
 function connect() {
   const ws = new WebSocket(`ws://${location.host}/ws`);
@@ -78,13 +75,6 @@ function placement(fen, info) {
 
 function live() { return ui.view === null || ui.view === ui.game.sans.length; }
 function shownPly() { return ui.view === null ? ui.game.sans.length : ui.view; }
-
-function el(name, attrs, parent) {
-  const node = document.createElementNS(SVGNS, name);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 function render() {
   if (!ui.hello || !ui.game) return;
@@ -218,11 +208,6 @@ function nextSquares() {
   return out;
 }
 
-function startsWith(path, prefix) {
-  if (path.length < prefix.length) return false;
-  return prefix.every((s, i) => path[i] === s);
-}
-
 function onSquare(name) {
   const g = ui.game;
   if (!live()) { ui.view = null; render(); return; }
@@ -347,13 +332,6 @@ function renderClocks() {
     clock.classList.toggle("running", running);
     clock.classList.toggle("low", left < 10);
   }
-}
-
-function formatClock(seconds) {
-  const s = Math.max(0, seconds);
-  const m = Math.floor(s / 60);
-  const rest = s - 60 * m;
-  return s < 10 ? `${m}:${rest.toFixed(1).padStart(4, "0")}` : `${m}:${String(Math.floor(rest)).padStart(2, "0")}`;
 }
 
 function renderThinking() {
