@@ -489,9 +489,13 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
         return web.Response(text=room.game.pgn(), content_type="application/x-chess-pgn",
                             headers={"Content-Disposition": f'attachment; filename="game-{room.game.id}.pgn"'})
 
-    async def socket(request: web.Request) -> web.StreamResponse:
+    def foreign_origin(request: web.Request) -> bool:
+        """A WebSocket opened by a page of another site (browsers send its Origin)."""
         origin = request.headers.get("Origin")
-        if origin is not None and origin not in {f"http://{h}" for h in allowed_hosts}:
+        return origin is not None and origin not in {f"http://{h}" for h in allowed_hosts}
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        if foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
         await ws.prepare(request)
@@ -523,8 +527,7 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
                             headers={"Content-Disposition": f'attachment; filename="8pc-{eight.game.id}.txt"'})
 
     async def eight_socket(request: web.Request) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        if origin is not None and origin not in {f"http://{h}" for h in allowed_hosts}:
+        if foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
         try:
             seat = eight.seat_of_letter(request.query.get("seat"))
