@@ -6,6 +6,7 @@ A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign
 (E4.1) and the credit of every mate or stalemate in waiting is kept up to date (E4.2).  The whole game is
 its list of actions, so a record replays exactly (``from_record``).
 """
+import copy as _copy
 import random
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -530,6 +531,23 @@ class Game:
                 best = max(self.scores)
                 winners = tuple(s for s in range(self.v.players) if self.scores[s] == best)
         self.result = GameResult(reason, winners, tuple(self.scores), draw)
+
+    def copy(self) -> "Game":
+        """An independent copy (a bot may read it in another thread while this game goes on)."""
+        other = _copy.copy(self)
+        other.position = self.position.copy()
+        other.scores = list(self.scores)
+        other.taken = [list(row) for row in self.taken]
+        other.credit = dict(self.credit)
+        other.stuck = dict(self.stuck)
+        other.team_mates = list(self.team_mates)
+        other.team_stalemates = list(self.team_stalemates)
+        other.actions = list(self.actions)
+        other.log = list(self.log)
+        other.seen = dict(self.seen)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
 
     # ================================================================ records
     def record(self, numerals: bool = False) -> str:

@@ -11,7 +11,6 @@ and ``error`` (why a message was refused; nothing changed).
 """
 import asyncio
 import concurrent.futures
-import copy
 import datetime
 import json
 import os
@@ -268,24 +267,6 @@ class EightGame:
         return out
 
 
-def game_for_search(game: Game) -> Game:
-    """A copy of ``game`` a bot may read in another thread while the room changes the original."""
-    other = copy.copy(game)
-    other.position = game.position.copy()
-    other.scores = list(game.scores)
-    other.taken = [list(row) for row in game.taken]
-    other.credit = dict(game.credit)
-    other.stuck = dict(game.stuck)
-    other.team_mates = list(game.team_mates)
-    other.team_stalemates = list(game.team_stalemates)
-    other.actions = list(game.actions)
-    other.log = list(game.log)
-    other.seen = dict(game.seen)
-    other.rng = random.Random()
-    other.rng.setstate(game.rng.getstate())
-    return other
-
-
 def _bot_class():
     """The search bots (``xboard_engine.multi.bots.Bot``) if they are there, else None."""
     try:
@@ -514,7 +495,7 @@ class EightRoom:
         bot = None
         try:
             bot = self._bot(seat)
-            snapshot = game_for_search(game.game)
+            snapshot = game.game.copy()     # the bot reads it in another thread
             if bot is None:
                 moves = snapshot.legal_moves()
                 move = moves[self.rng.randrange(len(moves))]
