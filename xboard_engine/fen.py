@@ -5,6 +5,7 @@ The 8-Piece variants may carry a 7th field, the push restriction R8.7 (``f4f5``)
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from .board import EMPTY, FILE_LETTERS
+from .digits import parse_int
 from .errors import InvalidFenError
 
 if TYPE_CHECKING:
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 KINGSIDE, QUEENSIDE = 0, 1
+DIGITS = "0123456789"
 
 
 def read_fen(pos: "Position", v: "Variant", fen: str) -> None:
@@ -44,8 +46,8 @@ def read_fen(pos: "Position", v: "Variant", fen: str) -> None:
     pos.castling = _read_castling(pos, v, castling, fen)
     pos.ep = _read_ep(pos, v, ep, fen)
     try:
-        pos.halfmove = int(half)
-        pos.fullmove = int(full)
+        pos.halfmove = parse_int(half)
+        pos.fullmove = parse_int(full)
     except ValueError:
         raise InvalidFenError(f"move counters must be numbers: {half!r} {full!r} in {fen!r}") from None
     if pos.halfmove < 0 or pos.fullmove < 1:
@@ -63,9 +65,9 @@ def _read_placement(pos: "Position", v: "Variant", placement: str, fen: str) -> 
         j = 0
         while j < len(row):
             c = row[j]
-            if c.isdigit():
+            if c in DIGITS:
                 k = j
-                while k < len(row) and row[k].isdigit():
+                while k < len(row) and row[k] in DIGITS:
                     k += 1
                 n = int(row[j:k])
                 if n == 0:
@@ -138,7 +140,7 @@ def _on_start_squares(v: "Variant", color: int, kfile: int, pfile: int) -> bool:
     cells: List[str] = []
     num = ""
     for c in row:
-        if c.isdigit():
+        if c in DIGITS:
             num += c
             continue
         if num:

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from .position import Position  # noqa: F401
 
 _AMBIGUOUS = object()
-_SQUARE = r"[a-z]\d{1,2}"
+_SQUARE = r"[a-z][0-9]{1,2}"
 _COORD = re.compile(rf"^({_SQUARE})({_SQUARE})([a-z]?)$")
 _TWO_LEGS = re.compile(rf"^({_SQUARE})({_SQUARE})([a-z]?),({_SQUARE})({_SQUARE})([a-z]?)$")
 
@@ -245,7 +245,7 @@ def _disambiguation(pos: "Position", frm: int, others: List[int]) -> str:
 
 _SAN_CLEAN = re.compile(r"[+#!?]+$")
 _LANCER_DIR = re.compile(r"=?(nw|ne|sw|se|n|e|s|w)$", re.IGNORECASE)
-_PIECE_SAN = re.compile(rf"^([A-Z])([a-z]?)(\d{{0,2}})(x?)({_SQUARE})(=?[A-Za-z]{{1,2}})?$")
+_PIECE_SAN = re.compile(rf"^([A-Z])([a-z]?)([0-9]{{0,2}})(x?)({_SQUARE})(=?[A-Za-z]{{1,2}})?$")
 
 
 def parse_san(pos: "Position", text: str, legal: Optional[List[Move]] = None) -> Move:
@@ -277,7 +277,7 @@ def _san_variants(t: str) -> List[str]:
     m = _LANCER_DIR.search(t)
     if m and len(t) > len(m.group(0)) + 1:
         out.append(t[: m.start()] + "=" + m.group(1).lower())
-    promo = re.match(r"^([a-z]x?[a-z]?\d+)=?([A-Z])(.*)$", t)
+    promo = re.match(r"^([a-z]x?[a-z]?[0-9]+)=?([A-Z])(.*)$", t)
     if promo:
         rest = promo.group(3)
         if rest:

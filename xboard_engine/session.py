@@ -7,15 +7,16 @@ Nothing here reads or writes protocol text except the few lines the GUI must rec
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .errors import RulesError
 from .board import BLACK, FILE_LETTERS
+from .digits import parse_int
+from .errors import RulesError
 from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS, PUSH, Move
 from .pieces import FACING_LETTERS
 from .position import Position
 from .timeman import Budget, Clock, LagEstimate, budget
 from .variant import get_variant, variant_names
 
-_DRAG_WITH_QUEEN = re.compile(r"^([a-z]\d{1,2})[a-z]\d{1,2}q$")
+_DRAG_WITH_QUEEN = re.compile(r"^([a-z][0-9]{1,2})[a-z][0-9]{1,2}q$")
 
 TERMINATION_TEXT = {
     "checkmate": "{} mates",
@@ -100,7 +101,7 @@ class Session:
                 return False
         else:
             try:
-                number = int(value)
+                number = parse_int(value)
             except ValueError:
                 return False
             if not spec[1] <= number <= spec[2]:

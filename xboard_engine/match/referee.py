@@ -14,7 +14,7 @@ from ..moves import Move
 from ..position import Position
 from .engines import Engine, EngineConfig, EngineFailure, Reply, UciEngine, XBoardEngine, start_engine
 
-_TC = re.compile(r"^(?:(\d+)/)?(\d+(?::\d+(?:\.\d+)?)?(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
+_TC = re.compile(r"^(?:([0-9]+)/)?([0-9]+(?::[0-9]+(?:\.[0-9]+)?)?(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?$")
 
 
 class TimeControl(NamedTuple):

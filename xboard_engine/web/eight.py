@@ -71,7 +71,7 @@ class Clock:
         if text in ("", "none", "-"):
             self.text, self.base, self.increment = "none", 0.0, 0.0
             return
-        match = re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text)
+        match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?", text)
         if not match:
             raise ValueError(f"time control {text!r}: want MINUTES+SECONDS (e.g. 10+5) or none")
         self.base = float(match.group(1)) * 60
