@@ -71,6 +71,8 @@ class Variant(Board):
         self.fifty_move_new_square = spec.get("fifty_move_reset") == "new_pawn_square"
         self.orthodox_insufficient = spec.get("insufficient_material") == "orthodox"
         self.start_fen = spec.get("start", "")
+        # The numbered setup a randomized variant calls its standard array (None: the first).
+        self.standard_setup = int(spec["standard_setup"]) if "standard_setup" in spec else None
         # How XBoard hosts the variant (`setup` and `piece` commands); empty for XBoard's own variants.
         self.xboard_pieces = spec.get("xboard_pieces", "")
         self.xboard_parent = spec.get("xboard_parent", "")
@@ -244,6 +246,13 @@ class Variant(Board):
         white = row.replace("L", lancer_white) if lancer_white else row
         black = (row.replace("L", lancer_black) if lancer_black else row).lower()
         return f"{black}/{'p' * 8}/8/8/8/8/{'P' * 8}/{white} w KQkq - 0 1"
+
+    @property
+    def standard_fen(self) -> str:
+        """The standard array: the start of a fixed setup, a randomized variant's ``standard_setup``."""
+        if self.setup == "fixed":
+            return self.start_fen
+        return self.start_fen_for(self.standard_setup or 0)
 
     @property
     def setup_count(self) -> int:
