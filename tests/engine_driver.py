@@ -1,10 +1,12 @@
 """Drive the real engine process (``python -m xboard_engine``) through pexpect in the tests."""
 import os
 import re
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pexpect
 
@@ -69,3 +71,42 @@ class EngineProcess:
         self.child.wait()
         self.child.close()
         return self.child.exitstatus
+
+
+def run_then_quit(lines: List[bytes], sync: bytes, answer: str, wanted: int = 1, timeout: float = 600,
+                  python: str = sys.executable) -> Tuple[str, str, int, float]:
+    """Start the engine, write ``lines`` and then ``sync``, read its output until the line ``answer``
+    has come ``wanted`` times, then send ``quit``.  Returns (everything written to standard output,
+    standard error, exit code, seconds from writing ``quit`` to the process's end)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([python, "-m", "xboard_engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=str(ROOT), env=env)
+    errors: List[bytes] = []
+    drain = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
+    drain.start()
+    writer = threading.Thread(target=lambda: (proc.stdin.write(b"".join(line + b"\n" for line in lines + [sync])),
+                                              proc.stdin.flush()), daemon=True)
+    writer.start()
+    killer = threading.Timer(timeout, proc.kill)
+    killer.start()
+    out = []
+    try:
+        for raw in proc.stdout:
+            out.append(raw)
+            if raw.decode("utf-8", "replace").strip() == answer:
+                wanted -= 1
+                if not wanted:
+                    break
+        writer.join()
+        sent = time.perf_counter()
+        proc.stdin.write(b"quit\n")
+        proc.stdin.flush()
+        out.append(proc.stdout.read())
+        code = proc.wait()
+        seconds = time.perf_counter() - sent
+    finally:
+        killer.cancel()
+        proc.kill()
+    drain.join(5)
+    return (b"".join(out).decode("utf-8", "replace"), b"".join(errors).decode("utf-8", "replace"), code,
+            seconds)

@@ -177,7 +177,9 @@ def test_bench_prints_the_search_signature(engine):
     assert engine.lines(engine.sync()) == [
         "Error (bad bench argument, expected nothing or quick): nonsense"]
     engine.send("bench quick")
-    out = engine.lines(engine.sync(timeout=120))
+    assert "# bench signature" not in engine.sync(timeout=5)     # ping is answered while it runs
+    engine.expect(r"# bench signature [^\r\n]*\r?\n", timeout=120)
+    out = engine.lines(engine.child.before + engine.child.after)
     from xboard_engine.bench import SEARCH_CASES
     assert len(out) == len(SEARCH_CASES) + 1 and all(line.startswith("# bench ") for line in out)
     total = sum(int(line.split(" nodes ")[1].split()[0]) for line in out[:-1])

@@ -6,9 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from engine_driver import run_then_quit
 from xboard_engine import Position, RulesError, variant_names
 
 ROOT = Path(__file__).resolve().parent.parent
+QUIT_SECONDS = 0.1          # `quit` ends the process this soon, whatever came before it
 FEN = "r3k2r/ppp2ppp/2n5/3pp3/4P3/2N5/PPPP1PPP/R3K2R w KQkq d6 0 5"
 COMMAND_WORDS = ["level", "st", "sd", "nps", "time", "otim", "memory", "cores", "option", "perft",
                  "exclude", "include", "ping", "usermove", "setboard", "variant", "accepted",
@@ -77,14 +79,10 @@ def test_hostile_input_leaves_engine_alive_and_position_unchanged():
     junk = _junk_lines(rng, 12000)
     junk.insert(100, b"x" * 300000)                      # a huge line
     junk.insert(200, bytes(rng.randrange(256) for _ in range(200000)).replace(b"\n", b""))
-    script = [b"xboard", b"protover 2", b"new", b"force", f"setboard {FEN}".encode()] + junk + \
-        [b"d", b"ping 424242", b"quit"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "xboard_engine"], input=b"\n".join(script) + b"\n",
-                          capture_output=True, timeout=600, env=env, cwd=str(ROOT))
-    out = done.stdout.decode("utf-8", "replace")
-    assert done.returncode == 0
-    assert "Traceback" not in out and "Traceback" not in done.stderr.decode("utf-8", "replace")
+    script = [b"xboard", b"protover 2", b"new", b"force", f"setboard {FEN}".encode()] + junk + [b"d"]
+    out, err, code, quit_seconds = run_then_quit(script, b"ping 424242", "pong 424242")
+    assert code == 0 and quit_seconds < QUIT_SECONDS
+    assert "Traceback" not in out and "Traceback" not in err
     assert "internal error" not in out
     assert "\nmove " not in out                          # force mode: the engine never moved
     assert f"fen {FEN}" in out

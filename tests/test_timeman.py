@@ -176,7 +176,7 @@ def test_uci_clock_gets_the_same_budget_as_cecp(tc, wtime, inc):
     under cutechess-cli: it lost 10 of 10 games to itself over CECP)."""
     from xboard_engine.uci import Go, UciEngine
     engine = UciEngine(channel=None)                        # only its clock arithmetic is used here
-    limits = engine._limits(Go(wtime=wtime, btime=wtime, winc=inc, binc=inc), Position())
+    limits = engine._limits(Go(wtime=wtime, btime=wtime, winc=inc, binc=inc), Position(), 0.0)
     cecp = budget(Clock(0, wtime, inc), wtime, 0, max(MOVE_LAG, 0.010))
     assert (limits.soft_time, limits.hard_time) == pytest.approx(cecp)
     assert limits.soft_time > 0.6 * (wtime / 40 + inc)     # a real share of the clock

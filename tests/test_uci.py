@@ -12,7 +12,7 @@ from typing import Callable, List, Optional, Tuple
 
 import pytest
 
-from engine_driver import ROOT, EngineProcess
+from engine_driver import ROOT, EngineProcess, run_then_quit
 from xboard_engine import Position
 from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PUSH, Move
 from xboard_engine.pieces import LANCER
@@ -311,20 +311,25 @@ def test_each_variant_by_uci_variant(uci, variant):
     assert uci.fen() == pos.fen()
 
 
-def test_random_setup_variants_draw_a_setup_per_new_game_and_announce_it(uci):
-    uci.send("setoption name UCI_Variant value 8piece-random")
-    first = re.search(r"startpos (\S+ \S+ \S+ \S+ \S+ \S+)", uci.sync()).group(1)
-    uci.send("ucinewgame")                    # the announced setup has not been used: it stays
-    assert "info string variant" not in uci.sync()
+@pytest.mark.parametrize("variant,back_rank", [("fischerandom", "RNBQKBNR"), ("8piece-random", "JCSQKBNR")])
+def test_startpos_is_the_standard_array_in_randomized_variants(uci, variant, back_rank):
+    """UCI GUIs and Fairy-Stockfish read `position startpos` as the standard array (a shuffled setup
+    comes as `position fen`): Chess960's is the orthodox one, 8piece-random's the 8-Piece Chess array
+    with its lancers facing forward (setup 2728).  It stays so across new games; "Setup Number"
+    chooses another."""
+    uci.send(f"setoption name UCI_Variant value {variant}")
+    standard = f"{back_rank.lower().replace('c', 'g')}/pppppppp/8/8/8/8/PPPPPPPP/{back_rank} w KQkq - 0 1"
+    assert f"startpos {standard}" in uci.sync()
+    for _ in range(2):
+        uci.send("position startpos")
+        assert uci.fen() == standard
+        uci.send("go depth 1")
+        uci.bestmove()
+        uci.send("ucinewgame")
+        assert "info string variant" not in uci.sync()
+    uci.send("setoption name Setup Number value 7")
     uci.send("position startpos")
-    assert uci.fen() == first
-    uci.send("go depth 1")
-    uci.bestmove()
-    uci.send("ucinewgame")
-    second = re.search(r"startpos (\S+ \S+ \S+ \S+ \S+ \S+)", uci.sync()).group(1)
-    uci.send("position startpos")
-    assert uci.fen() == second
-    Position.from_fen(second, "8piece-random")
+    assert uci.fen() == Position(variant, number=7).fen()
 
 
 def test_chess960_by_uci_chess960_castles_king_takes_rook(uci):
@@ -485,13 +490,11 @@ def test_hostile_input_leaves_the_engine_alive_and_its_position_unchanged():
     junk = _junk(rng, 6000)
     junk.insert(50, b"x" * 300000)                        # a huge line
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-    script = [b"uci", f"position fen {fen}".encode()] + junk + [b"d", b"isready", b"quit"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "xboard_engine"], input=b"\n".join(script) + b"\n",
-                          capture_output=True, timeout=600, env=env, cwd=str(ROOT))
-    out = done.stdout.decode("utf-8", "replace")
-    assert done.returncode == 0
-    assert "Traceback" not in out + done.stderr.decode("utf-8", "replace")
+    script = [b"uci", f"position fen {fen}".encode()] + junk + [b"d"]
+    asked = sum(1 for line in script if line.split()[:1] == [b"isready"])
+    out, err, code, quit_seconds = run_then_quit(script, b"isready", "readyok", wanted=asked + 1)
+    assert code == 0 and quit_seconds < 0.1
+    assert "Traceback" not in out + err
     assert "internal error" not in out and "bestmove" not in out
     assert f"info string fen {fen}" in out
     assert out.rstrip().endswith("readyok")

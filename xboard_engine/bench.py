@@ -1,8 +1,11 @@
-"""The search benchmark's positions and the engine's ``bench`` command (like Stockfish's): every
-position searched to a fixed depth by a fresh ``Searcher``; the total node count is the search
-signature, which changes only when the search (or the move order of the rules core) does.
+"""The engine's counting commands, ``bench`` (like Stockfish's) and ``perft``, and the benchmark's
+positions.
 
-``scripts/bench.py`` times the same positions and compares variants."""
+``bench`` searches every position to a fixed depth with a fresh ``Searcher``; the total node count
+is the search signature, which changes only when the search (or the move order of the rules core)
+does.  ``scripts/bench.py`` times the same positions and compares variants.  Both commands run in
+the engine's worker thread as a ``Job`` that the command loop can stop (``stop``, ``new``, ``?``).
+"""
 import time
 from typing import Callable, Iterator, Optional, Tuple
 
@@ -51,23 +54,87 @@ def bench_position(variant: str, number: Optional[int], fen: Optional[str], move
     return pos
 
 
-def bench(quick: bool = False) -> Iterator[Tuple[str, str, int, int, float]]:
-    """Search every case; yields (variant, label, depth, nodes, seconds)."""
+class Stopped(Exception):
+    """A counting command was stopped before it finished."""
+
+
+class Job:
+    """A long command (perft, bench) that another thread may stop: ``stop()`` sets ``stopped`` and
+    stops the search the job is running, if any."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self.searcher: Optional[Searcher] = None
+
+    def stop(self) -> None:
+        self.stopped = True
+        searcher = self.searcher
+        if searcher is not None:
+            searcher.stop()
+
+    def check(self) -> None:
+        if self.stopped:
+            raise Stopped
+
+
+def bench(quick: bool = False, job: Optional[Job] = None) -> Iterator[Tuple[str, str, int, int, float]]:
+    """Search every case; yields (variant, label, depth, nodes, seconds).  Raises ``Stopped`` when
+    ``job`` is stopped."""
+    job = job or Job()
     for label, variant, number, fen, moves, depth, quick_depth in SEARCH_CASES:
         depth = quick_depth if quick else depth
         pos = bench_position(variant, number, fen, moves)
         start = time.perf_counter()
-        nodes = Searcher().search(pos, Limits(depth=depth)).nodes
+        job.searcher = Searcher()
+        job.check()
+        nodes = job.searcher.search(pos, Limits(depth=depth)).nodes
+        job.check()                     # a stopped search's count is not the case's
         yield variant, label, depth, nodes, time.perf_counter() - start
 
 
-def run_bench(send: Callable[[str], None], quick: bool = False) -> int:
-    """The ``bench`` command: one line per position, then the signature; returns the signature."""
+def run_bench(send: Callable[[str], None], quick: bool = False, job: Optional[Job] = None) -> Optional[int]:
+    """The ``bench`` command: one line per position, then the signature; returns the signature
+    (None, after a line saying so, when ``job`` was stopped)."""
     total = 0
     seconds = 0.0
-    for variant, label, depth, nodes, elapsed in bench(quick):
-        total += nodes
-        seconds += elapsed
-        send(f"# bench {variant} {label}: depth {depth} nodes {nodes} time {elapsed:.2f}s")
+    began = time.perf_counter()
+    try:
+        for variant, label, depth, nodes, elapsed in bench(quick, job):
+            total += nodes
+            seconds += elapsed
+            send(f"# bench {variant} {label}: depth {depth} nodes {nodes} time {elapsed:.2f}s")
+    except Stopped:
+        send(f"# bench stopped after {time.perf_counter() - began:.2f}s")
+        return None
     send(f"# bench signature {total} nodes {total} time {seconds:.2f}s nps {int(total / max(seconds, 1e-9))}")
     return total
+
+
+MAX_PERFT_DEPTH = 8
+
+
+def perft(pos: Position, depth: int, job: Job) -> int:
+    """``pos.perft(depth)`` that raises ``Stopped`` soon after ``job`` is stopped (``pos`` is left
+    as it was either way)."""
+    if depth <= 1:
+        return pos.perft(depth)
+    job.check()
+    total = 0
+    for m in pos.legal_moves():
+        pos.push(m)
+        try:
+            total += perft(pos, depth - 1, job)
+        finally:
+            pos.pop()
+    return total
+
+
+def run_perft(send: Callable[[str], None], prefix: str, pos: Position, depth: int, job: Job) -> None:
+    """The ``perft`` command: ``PREFIX DEPTH nodes N time S``, or ``PREFIX DEPTH stopped after S``."""
+    start = time.perf_counter()
+    try:
+        nodes = perft(pos, depth, job)
+    except Stopped:
+        send(f"{prefix} {depth} stopped after {time.perf_counter() - start:.2f}s")
+        return
+    send(f"{prefix} {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")

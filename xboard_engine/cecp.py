@@ -1,18 +1,19 @@
 """The XBoard/CECP v2 text layer: reads command lines, parses their arguments, calls the session
-(``session.py``) and the search thread (``thinker.py``), and writes the answers.
+(``session.py``) and the worker thread (``thinker.py``), and writes the answers.
 
-Threads: the channel (``textio.py``) reads standard input in its own thread; the main thread executes
-commands in order; searches run in the thinker's worker thread so that ``ping``, ``?``, ``.`` and the
-rest are answered while it thinks.
+Threads: the channel (``textio.py``) reads standard input in its own thread, answers ``ping`` there
+when every command before it has been executed, and ends the process at ``quit``; the main thread
+executes commands in order; searches, ``perft``, ``bench`` and ``hint`` run in the thinker's worker
+thread, so that ``ping``, ``?``, ``.`` and the rest are answered while it works.
 """
-import math
 import re
 import sys
 import time
 from typing import IO, Callable, Dict, Optional
 
 from . import __version__
-from .bench import run_bench
+from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
+from .digits import parse_decimal, parse_int
 from .errors import RulesError
 from .session import CLEAR_HASH, Session, board_lines, option_features, option_key
 from .textio import OVERLONG, Channel
@@ -22,7 +23,7 @@ from .variant import variant_names
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
 MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
-_MOVE_LIKE = re.compile(r"^([a-z]\d{1,2}[a-z]\d{1,2}[a-z]?(,[a-z]\d{1,2}[a-z]\d{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
+_MOVE_LIKE = re.compile(r"^([a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?(,[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
 
 
 class Engine:
@@ -31,6 +32,11 @@ class Engine:
     def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None,
                  channel: Optional[Channel] = None) -> None:
         self.channel = channel or Channel(out, log)
+        # `ping` means "done with everything I sent": the reader answers it only when every
+        # command read before it has been executed (while the engine thinks, at once)
+        self.channel.sync_word = "ping"
+        self.channel.sync_answer = lambda arg: f"pong {arg}".rstrip()
+        self.channel.on_quit = lambda: self.thinker.halt()
         self.session = Session()
         self.thinker = Thinker(self.session, self.send, lambda text: self.channel.log("!", text))
         self.cores = 1
@@ -92,8 +98,8 @@ class Engine:
     def _number(self, arg: str, command: str, minimum: float, whole: bool = True) -> Optional[float]:
         """The command's numeric argument, or None after an error line (also for nan/inf)."""
         try:
-            value = float(arg)
-            if not math.isfinite(value) or value < minimum or (whole and value != int(value)):
+            value = parse_decimal(arg)
+            if value < minimum or (whole and value != int(value)):
                 raise ValueError
         except ValueError:
             self.send(f"Error (bad {command}): {arg[:80]}")
@@ -235,13 +241,13 @@ class Engine:
         try:
             if len(parts) != 3:
                 raise ValueError
-            mps = int(parts[0])
+            mps = parse_int(parts[0])
             if ":" in parts[1]:
                 minutes, seconds = parts[1].split(":")
-                base = int(minutes) * 60 + float(seconds)
+                base = parse_int(minutes) * 60 + parse_decimal(seconds)
             else:
-                base = float(parts[1]) * 60
-            inc = float(parts[2])
+                base = parse_decimal(parts[1]) * 60
+            inc = parse_decimal(parts[2])
             if mps < 0 or base < 0 or inc < 0:
                 raise ValueError
         except ValueError:
@@ -282,9 +288,7 @@ class Engine:
         self.send(f"pong {arg}".rstrip())
 
     def cmd_hint(self, arg: str) -> None:
-        move = self.thinker.hint()
-        if move is not None:
-            self.send(f"Hint: {move}")
+        self.thinker.hint()
 
     def cmd_bk(self, arg: str) -> None:
         self.send("\tNo book moves")
@@ -340,7 +344,7 @@ class Engine:
     # ------------------------------------------------------------------ settings
     def cmd_memory(self, arg: str) -> None:
         try:
-            megabytes = max(1, int(arg))
+            megabytes = max(1, parse_int(arg))
         except ValueError:
             self.send(f"Error (bad memory): {arg[:80]}")
             return
@@ -348,7 +352,7 @@ class Engine:
 
     def cmd_cores(self, arg: str) -> None:
         try:
-            self.cores = max(1, int(arg))
+            self.cores = max(1, parse_int(arg))
         except ValueError:
             self.send(f"Error (bad cores): {arg[:80]}")
 
@@ -370,26 +374,26 @@ class Engine:
             self._analyze_again()
 
     def cmd_perft(self, arg: str) -> None:
+        """Count the leaf positions ``depth`` plies deep, in the worker thread (``?``, ``new`` and
+        any other command that stops a search stop it)."""
         try:
-            depth = int(arg)
-            if not 0 <= depth <= 8:
+            depth = parse_int(arg)
+            if not 0 <= depth <= MAX_PERFT_DEPTH:
                 raise ValueError
         except ValueError:
             self.send(f"Error (bad perft depth): {arg[:80]}")
             return
-        self._stop()
-        start = time.perf_counter()
-        nodes = self.session.pos.copy().perft(depth)
-        self.send(f"perft {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")
+        pos = self.session.pos.copy()
+        self.thinker.start_job("perft", lambda job: run_perft(self.send, "perft", pos, depth, job))
 
     def cmd_bench(self, arg: str) -> None:
         """Search the benchmark positions to fixed depths and print the node signature (``bench quick``:
-        shallower).  The engine answers nothing else meanwhile (about half a minute; quick: seconds)."""
+        shallower), in the worker thread (about half a minute; quick: seconds); stopped like perft."""
         if arg.strip() not in ("", "quick"):
             self.send(f"Error (bad bench argument, expected nothing or quick): {arg[:80]}")
             return
-        self._stop()
-        run_bench(self.send, quick=arg.strip() == "quick")
+        quick = arg.strip() == "quick"
+        self.thinker.start_job("bench", lambda job: run_bench(self.send, quick, job))
 
     def cmd_lift(self, arg: str) -> None:
         """XBoard's ``lift SQ`` (feature highlight=1): the lifted unit's legal targets."""

@@ -1,10 +1,24 @@
 """The line channel both protocol layers (CECP ``cecp.py``, UCI ``uci.py``) talk through.
 
-A thread reads standard input into a queue, stamping each line with its arrival time (the clock of
-a search counts from it), so that the command loop can answer ``ping``/``isready`` while a search runs
-in another thread.  Output lines are written whole under a lock and flushed at once; with a log file
-the whole dialogue is recorded with timestamps.
+A reader thread takes standard input line by line and stamps each line with its arrival time (the
+clock of a search counts from it).  Three kinds of line never wait behind other work:
+
+- ``quit`` ends the process within ``QUIT_GRACE`` seconds: the reader thread stops the running
+  search or long command at once (``on_quit``), the command loop executes what was read before
+  ``quit`` as far as that time allows (starting no long work: a search stops at once with the move
+  it has) and then exits, and if it has not exited by then the reader thread ends the process;
+- the synchronisation command (UCI ``isready``, CECP ``ping``) is answered by the reader thread as
+  soon as it is read when every command read before it has been executed, as both protocols define
+  it (the GUI waits for the answer to know its earlier commands are done, and reads their output
+  before it); otherwise it waits its turn behind them;
+- everything else is queued for the command loop, which executes commands in order and hands long
+  work (searches, perft, bench, clearing the hash table) to a worker thread, so that no command
+  keeps it busy for more than a few milliseconds and the answer never waits for a search.
+
+Output lines are written whole under a lock and flushed at once; with a log file the whole dialogue
+is recorded with timestamps.
 """
+import os
 import queue
 import sys
 import threading
@@ -14,26 +28,42 @@ from typing import IO, Callable, Optional, Tuple
 
 MAX_LINE = 1 << 16
 OVERLONG = "\x00overlong"          # stands for an input line longer than MAX_LINE (dropped)
+QUIT_GRACE = 0.04                  # seconds the command loop gets to finish after `quit`
 
 Line = Optional[Tuple[str, float]]  # (text, perf_counter at arrival); None: end of input
 
 
 class Channel:
-    """Standard input and output of one engine process."""
+    """Standard input and output of one engine process.
+
+    ``sync_word``/``sync_answer``: the command the reader thread answers itself and its answer
+    (``"isready"``, ``lambda arg: "readyok"``); ``on_quit``: called in the reader thread at ``quit``
+    (it should stop the worker).
+    """
 
     def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None) -> None:
         self.out = out
         self.log_file = log
         self.lock = threading.Lock()
         self._lines: "queue.Queue[Line]" = queue.Queue()
-        self._ahead: "list[Line]" = []      # lines taken from the queue by peek() and not yet read
+        self._ahead: list = []              # lines taken from the queue by peek() and not yet read
         self._reader: Optional[threading.Thread] = None
+        self.sync_word: Optional[str] = None
+        self.sync_answer: Callable[[str], str] = lambda arg: ""
+        self.on_quit: Callable[[], None] = lambda: None   # called in the reader thread at `quit`
+        self.quitting = threading.Event()
+        self._count_lock = threading.Lock()
+        self._pending = 0                   # lines queued and not yet fully executed
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
         with self.lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):      # the GUI closed its end: nobody is listening
+                self.log("!", "standard output is closed; exiting")
+                os._exit(0)
             self.log(">", line)
 
     def log(self, direction: str, line: str) -> None:
@@ -55,12 +85,13 @@ class Channel:
         self._reader.start()
 
     def next_line(self) -> Line:
-        """The next input line and its arrival time; None at end of input (and ever after)."""
+        """The next input line and its arrival time; None at end of input or at ``quit`` (and ever
+        after)."""
         item = self._ahead.pop(0) if self._ahead else self._lines.get()
         if item is None:
             self._ahead.insert(0, None)
-        else:
-            self.log("<", item[0])
+            return None
+        self.log("<", item[0])
         return item
 
     def peek(self, wait: float) -> Optional[str]:
@@ -74,9 +105,9 @@ class Channel:
         return None if item is None else item[0]
 
     def serve(self, handle: Callable[[str, float], bool], error_line: Callable[[str], str]) -> None:
-        """Call ``handle(line, arrival)`` for each input line until it returns False or input ends.
-        An exception in a handler is logged and answered with ``error_line(line)`` (no traceback on
-        standard output, no exit)."""
+        """Call ``handle(line, arrival)`` for each input line until it returns False, input ends or
+        ``quit`` is read.  An exception in a handler is logged and answered with
+        ``error_line(line)`` (no traceback on standard output, no exit)."""
         while True:
             item = self.next_line()
             if item is None:
@@ -87,22 +118,71 @@ class Channel:
             except Exception:
                 self.internal_error()
                 self.send(error_line(item[0]))
+            finally:
+                with self._count_lock:
+                    self._pending -= 1
+
+    def exit_now(self) -> None:
+        """Leave the process at once, after the line being written (if any) is complete."""
+        if self.lock.acquire(timeout=0.02):
+            try:
+                self.out.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(0)
 
     def _read(self, stream) -> None:
-        lines = self._lines
         try:
             while True:
                 raw = stream.readline(MAX_LINE)
                 if not raw:
                     break
+                arrived = time.perf_counter()
                 if len(raw) >= MAX_LINE and not raw.endswith(b"\n"):
                     while True:                       # drop the rest of an over-long line
                         more = stream.readline(MAX_LINE)
                         if not more or more.endswith(b"\n"):
                             break
-                    lines.put((OVERLONG, time.perf_counter()))
+                    self._queue(OVERLONG, arrived)
                     continue
-                lines.put((raw.decode("utf-8", "replace").replace("\x00", "").strip(), time.perf_counter()))
+                text = raw.decode("utf-8", "replace").replace("\x00", "").strip()
+                word = _first_word(text)
+                if word == "quit":
+                    self.log("<", text)
+                    self._quit()
+                    return
+                if word == self.sync_word and self._answer_sync(text):
+                    continue
+                self._queue(text, arrived)
         except (OSError, ValueError):
             pass
-        lines.put(None)
+        self._lines.put(None)
+
+    def _queue(self, text: str, arrived: float) -> None:
+        with self._count_lock:
+            self._pending += 1
+        self._lines.put((text, arrived))
+
+    def _answer_sync(self, text: str) -> bool:
+        """Answer the synchronisation command here if every command before it has been executed."""
+        with self._count_lock:               # only this thread adds lines: none can appear
+            if self._pending:
+                return False
+        self.log("<", text)
+        self.send(self.sync_answer(text.partition(" ")[2].strip()))
+        return True
+
+    def _quit(self) -> None:
+        self.quitting.set()
+        self._lines.put(None)               # the command loop stops there
+        try:
+            self.on_quit()
+        except Exception:
+            self.internal_error()
+        time.sleep(QUIT_GRACE)              # the command loop normally exits the process first
+        self.log("!", "quit: the command loop did not finish in time; exiting")
+        self.exit_now()
+
+
+def _first_word(text: str) -> str:
+    return text.split(None, 1)[0] if text else ""

@@ -1,7 +1,8 @@
-"""The search thread: thinking on the engine's move, pondering, analysing.
+"""The worker thread: thinking on the engine's move, pondering, analysing, and the long commands
+(``perft``, ``bench``, ``hint``).
 
-One search runs at a time, in a worker thread, so that the command loop answers ``ping``, ``?``,
-``.`` and the rest while it thinks.  ``stop(discard=True)`` ends a search and throws its move away (the
+One job runs at a time, in a worker thread, so that the command loop answers ``ping``, ``?``, ``.``
+and the rest while it works.  ``stop(discard=True)`` ends a job and throws a search's move away (the
 GUI changed the position); the worker plays a move into the session only under ``lock`` and only if
 it was not discarded meanwhile.
 """
@@ -11,6 +12,7 @@ import time
 import traceback
 from typing import Callable, List, Optional, Tuple
 
+from .bench import Job
 from .errors import RulesError
 from .moves import Move
 from .position import Position
@@ -34,8 +36,10 @@ class Thinker:
         self.random = False
         self.analyzing = False
         self.last_score = 0
-        self.mode = ""                      # "", "think", "ponder", "analyze"
+        self.mode = ""                      # "", "think", "ponder", "analyze", or a job's name
         self._worker: Optional[threading.Thread] = None
+        self._job: Optional[Job] = None     # the running long command (perft, bench, hint)
+        self.halted = False                 # after `quit`: every search and job stops at once
         self._discard = False
         self._start_time = 0.0              # perf_counter the thinking time counts from
         self._clock_reported = False
@@ -50,17 +54,51 @@ class Thinker:
         with self.lock:
             if discard:
                 self._discard = True
-        self.searcher.stop()
+        self.interrupt()
         worker.join()
         self._worker = None
+        self._job = None
         self.mode = ""
+
+    def halt(self) -> None:
+        """``quit`` was read (reader thread): stop what runs, and whatever starts from now on."""
+        self.halted = True
+        self.interrupt()
+
+    def interrupt(self) -> None:
+        """Ask the running search or job to end soon (any thread; does not wait)."""
+        job = self._job
+        if job is not None:
+            job.stop()
+        self.searcher.stop()
+
+    def start_job(self, name: str, run: Callable[[Job], None]) -> None:
+        """Run ``run(job)`` in the worker thread (a long command: perft, bench, hint), stopped like
+        a search by ``stop`` and ``move_now``."""
+        self.stop(discard=True)
+        job = Job()
+        job.searcher = self.searcher
+        self.searcher.stop_requested = self.halted
+        self._job = job
+        if self.halted:
+            job.stop()
+        self.mode = name
+        self._worker = threading.Thread(target=self._run_job, args=(run, job), daemon=True)
+        self._worker.start()
+
+    def _run_job(self, run: Callable[[Job], None], job: Job) -> None:
+        try:
+            run(job)
+        except Exception:
+            self.log(traceback.format_exc().replace("\n", " | "))
+            sys.stderr.write(traceback.format_exc())
 
     def start(self, mode: str, arrived: float) -> None:
         """Start a search in ``mode``; its time counts from ``arrived`` (when the command that
         started it was read) or from the `time` report before it."""
         self.stop(discard=True)
         self._discard = False
-        self.searcher.stop_requested = False
+        self.searcher.stop_requested = self.halted
         self.mode = mode
         pos = self.session.pos.copy()
         if mode == "think":
@@ -81,8 +119,9 @@ class Thinker:
             self.start("ponder", arrived)
 
     def move_now(self) -> None:
-        if self.mode == "think":
-            self.searcher.stop()
+        """``?``: play the move found so far; also ends a long command."""
+        if self.mode == "think" or self._job is not None:
+            self.interrupt()
 
     def clear(self) -> None:
         self.searcher.clear()
@@ -127,7 +166,7 @@ class Thinker:
             self._claim()
             if not (self.ponder and not session.game_over and not session.force):
                 return
-            self.searcher.stop_requested = False
+            self.searcher.stop_requested = self.halted
             self.mode = "ponder"
             pos = session.pos.copy()
         self._run_search("ponder", pos)
@@ -167,14 +206,18 @@ class Thinker:
         name = pos.move_text(move) if move is not None and move in legal else "(none)"
         return f"stat01: {elapsed} {nodes} {depth} 0 {len(legal)} {name}"
 
-    def hint(self) -> Optional[str]:
-        """A quick search's move text for ``hint`` (None while searching or without a move)."""
-        if self.mode:
-            return None
-        self.searcher.stop_requested = False
-        pos = self.session.pos
-        result = self.searcher.search(pos.copy(), Limits(soft_time=0.3, hard_time=1.0))
-        return None if result.move is None else pos.move_text(result.move)
+    def hint(self) -> None:
+        """``hint``: a quick search in the worker, answered with ``Hint: MOVE`` (nothing while a
+        search runs or without a legal move)."""
+        if self._worker is not None and self._worker.is_alive():
+            return
+        pos = self.session.pos.copy()
+
+        def run(job: Job) -> None:
+            result = self.searcher.search(pos.copy(), Limits(soft_time=0.3, hard_time=1.0))
+            if result.move is not None and not job.stopped:
+                self.send(f"Hint: {pos.move_text(result.move)}")
+        self.start_job("hint", run)
 
 
 def pv_text(pos: Position, pv: List[Move]) -> str:

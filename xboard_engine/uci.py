@@ -2,24 +2,27 @@
 
 Variants as Fairy-Stockfish offers them: ``setoption name UCI_Variant value 8piece`` answers with an
 ``info string variant 8piece files 8 ranks 8 pocket 0 template fairy startpos FEN`` line, and
-``position startpos`` is then that variant's start (8piece-random, fischerandom: the setup chosen by
-"Setup Number", or a random one drawn at ``ucinewgame`` and announced the same way).  Moves are one
-token each, the coordinate form of docs/RULES.md (pushes and two-leg castles with a comma, a pass
-``@@@@``; ``0000`` is read as a pass too); Chess960 castles are king takes own rook (``e1h1``), as UCI
-GUIs send them.
+``position startpos`` is then that variant's standard array (8piece-random, fischerandom: the setup
+chosen by "Setup Number", else the variant's ``standard_setup``; GUIs send other setups as
+``position fen``).  Moves are one token each, the coordinate form of docs/RULES.md (pushes and
+two-leg castles with a comma, a pass ``@@@@``; ``0000`` is read as a pass too); Chess960 castles are
+king takes own rook (``e1h1``), as UCI GUIs send them.
 
-Threads: the channel (``textio.py``) reads standard input; the main thread executes commands in
-order; one search at a time runs in a worker thread, so ``isready``, ``stop`` and ``ponderhit`` are
-answered while it thinks.  Every ``go`` is answered by exactly one ``bestmove``; after ``go infinite``
-or ``go ponder`` only once ``stop`` or ``ponderhit`` came.  Bad input gets an ``info string error``
-line and changes nothing.
+Threads: the channel (``textio.py``) reads standard input, answers ``isready`` there (when every
+command before it is done) and ends the process at ``quit``; the main thread executes commands in order; one search (or ``go perft``,
+``bench``) at a time runs in a worker thread, so ``stop`` and ``ponderhit`` are answered while it
+thinks.  Every ``go`` but ``go perft`` is answered by exactly one ``bestmove``; after ``go infinite``
+or ``go ponder`` only once ``stop`` or ``ponderhit`` came.  A search's clock counts from the arrival
+of the ``position`` it searches (the GUI's clock runs from there: cutechess starts it when it sends
+``position`` and ``isready``).  Bad input gets an ``info string error`` line and changes nothing.
 """
 import threading
 import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import __version__
-from .bench import run_bench
+from .bench import MAX_PERFT_DEPTH, Job, run_bench, run_perft
+from .digits import parse_int
 from .errors import RulesError
 from .moves import Move
 from .position import Position
@@ -34,6 +37,9 @@ AUTHOR = "the xboard-variant-engine authors"
 # UCI_Variant's choices are our variant names and "chess" (python-chess sends that for orthodox chess
 # and Chess960, as Fairy-Stockfish names it); other names read as one of them:
 VARIANT_ALIASES = {"standard": "normal", "chess960": "fischerandom"}
+# A search's clock counts from its `position`'s arrival, but from at most this long before its `go`
+# (a person typing at a terminal may take their time between the two).
+POSITION_TO_GO = 1.0
 
 # UCI_Elo: the strength limit is the "Skill Level" (search depth and root noise, search.py); level L
 # is announced as ELO_MIN + L * ELO_PER_LEVEL (see the README for what was measured).
@@ -68,7 +74,7 @@ class Option(NamedTuple):
             return value.lower() if value.lower() in ("true", "false") else None
         if self.kind == "spin":
             try:
-                number = int(value)
+                number = parse_int(value)
             except ValueError:
                 return None
             return str(number) if self.low <= number <= self.high else None
@@ -138,11 +144,20 @@ class UciEngine:
         self._cond = threading.Condition()
         self._hold = False              # a `go infinite`/`go ponder` search waits for stop/ponderhit
         self._go: Go = Go()
+        self._job: Optional[Job] = None     # a running `go perft` or `bench`
+        self._halted = False                # after `quit`: every search and job stops at once
         self._arrived = time.perf_counter()
+        self._position_arrived: Optional[float] = None   # the `position` the next `go` searches
+        # the last `position`: ((rules, start), its move texts, the position they lead to), so that
+        # the next one, which usually repeats them and adds a move or two, replays only those
+        self._position_cache: Optional[Tuple[Tuple[str, str], List[str], Position]] = None
         self._start_fen = ""
-        self._start_used = False        # whether a search ran since the start was chosen
         self._new_start()
         self.pos = Position.from_fen(self._start_fen, self.rules_variant)
+        if channel is not None:
+            channel.sync_word = "isready"
+            channel.sync_answer = lambda arg: "readyok"
+            channel.on_quit = self._halt
 
     # ------------------------------------------------------------------ loop
     def send(self, line: str) -> None:
@@ -187,20 +202,16 @@ class UciEngine:
         return self.variant
 
     def _new_start(self) -> None:
-        """Choose the start of ``position startpos``: a numbered or random setup where the variant
-        has several (orthodox chess with UCI_Chess960 keeps the orthodox start)."""
+        """Choose the start of ``position startpos``: the variant's standard array, or in a
+        randomized variant the setup "Setup Number" names (orthodox chess with UCI_Chess960 keeps
+        the orthodox start)."""
         v = get_variant(self.variant)
         number = int(self.options["Setup Number"])
-        if v.setup == "fixed":
-            start = Position(self.rules_variant)
-            if self.rules_variant != self.variant:
-                start = Position.from_fen(Position(self.variant).fen(), self.rules_variant)
-        elif 0 <= number < v.setup_count:
+        if v.setup != "fixed" and 0 <= number < v.setup_count:
             start = Position(self.variant, number=number)
         else:
-            start = Position(self.variant)
+            start = Position.from_fen(v.standard_fen, self.rules_variant)
         self._start_fen = start.fen()
-        self._start_used = False
 
     def _announce_variant(self) -> None:
         v = get_variant(self.variant)
@@ -217,34 +228,37 @@ class UciEngine:
             words = words[:words.index("moves")]
         else:
             moves = []
-        try:
-            if words[0] == "startpos":
-                if len(words) > 1:
-                    raise RulesError(f"unexpected words after startpos: {' '.join(words[1:])[:80]}")
-                pos = Position.from_fen(self._start_fen, self.rules_variant)
-            else:
-                pos = Position.from_fen(" ".join(words[1:]), self.rules_variant)
-        except RulesError as problem:
-            self.error(f"illegal position ({str(problem)[:120]}); the position is unchanged")
+        if words[0] == "startpos" and len(words) > 1:
+            self.error(f"illegal position (unexpected words after startpos: {' '.join(words[1:])[:80]}); "
+                       f"the position is unchanged")
             return
-        for i, text in enumerate(moves):
+        key = (self.rules_variant, self._start_fen if words[0] == "startpos" else " ".join(words[1:]))
+        cache = self._position_cache
+        if cache is not None and cache[0] == key and moves[:len(cache[1])] == cache[1]:
+            pos, done = cache[2].copy(), len(cache[1])
+        else:
             try:
-                pos.push(pos.parse_uci(text))
+                pos, done = Position.from_fen(key[1], self.rules_variant), 0
+            except RulesError as problem:
+                self.error(f"illegal position ({str(problem)[:120]}); the position is unchanged")
+                return
+        for i in range(done, len(moves)):
+            try:
+                pos.push(pos.parse_uci(moves[i]))
             except RulesError as problem:
                 self.error(f"move {i + 1} of position: {str(problem)[:120]}; the position is unchanged")
                 return
-        self.pos = pos
+        self.pos = pos                      # never changed in place: searches take copies
+        self._position_cache = (key, moves, pos)
+        self._position_arrived = self._arrived
 
     def cmd_ucinewgame(self, arg: str) -> None:
         self._stop_search()
         self.searcher.clear()
         self._expected = None
         self.lag = LagEstimate()
-        if self._start_used:                # a new random setup, unless the announced one is unused
-            self._new_start()
-            if get_variant(self.variant).setup != "fixed":
-                self._announce_variant()
         self.pos = Position.from_fen(self._start_fen, self.rules_variant)
+        self._position_arrived = None
 
     # ------------------------------------------------------------------ options
     def cmd_uci(self, arg: str) -> None:
@@ -299,19 +313,22 @@ class UciEngine:
 
     def cmd_go(self, arg: str) -> None:
         go = self._parse_go(arg)
+        self._stop_search()
         if go.perft is not None:
-            self._stop_search()
             self._perft(go.perft)
             return
-        self._stop_search()
-        self._start_used = True
+        # the clock runs from the arrival of the position being searched, if it came just before
+        start = self._arrived
+        if self._position_arrived is not None:
+            start = max(self._position_arrived, self._arrived - POSITION_TO_GO)
+            self._position_arrived = None
         pos = self.pos.copy()
-        limits = self._limits(go, pos, timed=not (go.ponder or go.infinite))
+        limits = self._limits(go, pos, start, timed=not (go.ponder or go.infinite))
         self._go = go
         with self._cond:
-            self._hold = go.infinite or go.ponder
-        self.searcher.stop_requested = False
-        self._worker = threading.Thread(target=self._think, args=(pos, limits, go), daemon=True)
+            self._hold = (go.infinite or go.ponder) and not self._halted
+        self.searcher.stop_requested = self._halted
+        self._worker = threading.Thread(target=self._think, args=(pos, limits, go, start), daemon=True)
         self._worker.start()
 
     def _parse_go(self, arg: str) -> Go:
@@ -338,7 +355,7 @@ class UciEngine:
                 i += 1
                 value = words[i] if i < len(words) else ""
                 try:
-                    number = int(value)
+                    number = parse_int(value)
                     if word not in ("wtime", "btime") and number < 0:
                         raise ValueError
                 except ValueError:
@@ -350,9 +367,9 @@ class UciEngine:
             i += 1
         return Go(**fields)  # type: ignore[arg-type]
 
-    def _limits(self, go: Go, pos: Position, timed: bool = True) -> Limits:
+    def _limits(self, go: Go, pos: Position, start: float, timed: bool = True) -> Limits:
         """The search limits of a ``go`` (without a time limit unless ``timed``); its clock counts
-        from when the command arrived."""
+        from ``start``."""
         overhead = int(self.options["Move Overhead"]) / 1000.0
         soft = hard = None
         left = go.wtime if pos.stm == 0 else go.btime
@@ -368,7 +385,7 @@ class UciEngine:
             turning = tuple(m for m in legal if pos.castle_turns_partner(m))
             avoid = turning if len(turning) < len(legal) else ()
         return Limits(soft_time=soft, hard_time=hard, depth=go.depth, nodes=go.nodes, exclude=avoid,
-                      start=self._arrived, skill=self._skill(), multipv=int(self.options["MultiPV"]),
+                      start=start, skill=self._skill(), multipv=int(self.options["MultiPV"]),
                       searchmoves=go.searchmoves, mate=go.mate)
 
     def _clock_budget(self, go: Go, pos: Position, left: float) -> Tuple[float, float]:
@@ -383,7 +400,7 @@ class UciEngine:
         soft, hard = budget(clock, left, made, lag)
         return soft or 0.0, hard or 0.0
 
-    def _think(self, pos: Position, limits: Limits, go: Go) -> None:
+    def _think(self, pos: Position, limits: Limits, go: Go, start: float) -> None:
         """Worker thread: search, wait for stop/ponderhit if the search must not end by itself,
         then answer with ``bestmove``."""
         def info(i: Info) -> None:
@@ -418,7 +435,7 @@ class UciEngine:
         if not go.ponder and not go.infinite:
             left = go.wtime if pos.stm == 0 else go.btime
             if left is not None and go.movetime is None:
-                spent = time.perf_counter() - self._arrived
+                spent = time.perf_counter() - start
                 inc = go.winc if pos.stm == 0 else go.binc
                 self._expected = (pos.ply, left - spent + inc)
         self.send(line)
@@ -431,15 +448,44 @@ class UciEngine:
             self._hold = False
             self._cond.notify_all()
 
+    def _halt(self) -> None:
+        """``quit`` was read (reader thread): stop what runs, and whatever starts from now on."""
+        self._halted = True
+        self._interrupt()
+
+    def _interrupt(self) -> None:
+        """Ask the running search or job to end (any thread; does not wait)."""
+        job = self._job
+        if job is not None:
+            job.stop()
+        self.searcher.stop()
+        self._release()
+
     def _stop_search(self) -> None:
-        """End the running search; it answers with its bestmove before this returns."""
+        """End the running search (or job); a search answers with its bestmove before this returns."""
         worker = self._worker
         if worker is None:
             return
-        self.searcher.stop()
-        self._release()
+        self._interrupt()
         worker.join()
         self._worker = None
+        self._job = None
+
+    def _start_job(self, run: Callable[[Job], None]) -> None:
+        """Run a long command (``go perft``, ``bench``) in the worker thread; ``stop`` ends it."""
+        self._stop_search()
+        job = Job()
+        self._job = job
+        if self._halted:
+            job.stop()
+
+        def work() -> None:
+            try:
+                run(job)
+            except Exception:
+                self.channel.internal_error()
+        self._worker = threading.Thread(target=work, daemon=True)
+        self._worker.start()
 
     def cmd_stop(self, arg: str) -> None:
         self._stop_search()
@@ -453,7 +499,7 @@ class UciEngine:
         self._go = go._replace(ponder=False)
         if not go.infinite:
             pos = self.pos
-            limits = self._limits(go._replace(ponder=False), pos)
+            limits = self._limits(go._replace(ponder=False), pos, self._arrived)
             if limits.hard_time is not None:
                 self.searcher.set_time(limits.soft_time, limits.hard_time, self._arrived)
             elif limits.depth is None and limits.nodes is None and limits.mate is None:
@@ -470,19 +516,18 @@ class UciEngine:
             self.send(f"info string {line.lstrip('# ')}")
 
     def _perft(self, depth: int) -> None:
-        if not 0 <= depth <= 8:
-            self.error(f"perft depth must be 0..8: {depth}")
+        if not 0 <= depth <= MAX_PERFT_DEPTH:
+            self.error(f"perft depth must be 0..{MAX_PERFT_DEPTH}: {depth}")
             return
-        start = time.perf_counter()
-        nodes = self.pos.copy().perft(depth)
-        self.send(f"info string perft {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")
+        pos = self.pos.copy()
+        self._start_job(lambda job: run_perft(self.send, "info string perft", pos, depth, job))
 
     def cmd_bench(self, arg: str) -> None:
         if arg not in ("", "quick"):
             self.error(f"bad bench argument, expected nothing or quick: {arg[:80]}")
             return
-        self._stop_search()
-        run_bench(lambda line: self.send(f"info string {line.lstrip('# ')}"), quick=arg == "quick")
+        self._start_job(lambda job: run_bench(lambda line: self.send(f"info string {line.lstrip('# ')}"),
+                                              arg == "quick", job))
 
     COMMANDS: Dict[str, Callable[["UciEngine", str], None]] = {}
 
