@@ -576,6 +576,109 @@ def test_text_capturing_grey_pieces_of_a_mated_player_gives_no_points():
     assert g.scores[W] == 25
 
 
+# ====================================================================== E4.4 king capture
+
+# D1 of issue 24: Blue's king a17, a Red rook a20 behind a White knight a19.  Any knight move uncovers
+# the rook (a discovered attack); Red moves before Blue, so Blue has not had a turn to answer it.
+DISCOVERY = {"a19": "wN", "a20": "rR", "c16": "bB"}
+
+
+def test_E4_4_a_discovered_attack_lets_the_next_enemy_capture_the_king():
+    g = make_game(DISCOVERY, active="wrby")
+    g.play_text("Nc20")
+    assert "Ra17" in texts(g.position)
+    g.play_text("Ra17")
+    assert g.status(B) == "king captured"
+    assert g.scores == [0, 25, 0, 0, 0, 0, 0, 0]
+    assert [g.position.piece_at(s) for s in ("a17", "c16")] == ["rR", "xB"]     # Blue's units grey
+    assert g.position.units[B] == {}
+    assert g.log == [(2, "Blue's king is captured by Red, +25 Red")]
+    assert g.turn == Y                                                  # Blue's turn is skipped
+
+
+def test_E4_4_a_check_not_yet_answered_can_be_taken_two_moves_later():
+    """White's Re24 checks Yellow's king g24 and uncovers Blue's bishop c20 (c20-d21-e22-f23-g24);
+    Red moves; Blue, still before Yellow, takes the king.  White's check scores nothing."""
+    g = make_game({"e22": "wR", "c20": "bB"}, active="wrby")
+    play_all(g, ["Re24", "Kb7"])
+    assert g.position.in_check(Y)
+    g.play_text("Bg24")
+    assert g.status(Y) == "king captured" and g.scores == [0, 0, 25, 0, 0, 0, 0, 0]
+    assert g.turn == W
+
+
+def test_E4_4_a_king_captured_while_its_mate_waits_takes_the_mate_with_it():
+    """YELLOW_MATE: White's Rd24 mates Yellow in waiting.  Red's knight e22 leaves and uncovers Blue's
+    bishop c20 on g24: Blue takes the king (+25); White's mate, never completed, scores nothing."""
+    g = make_game(dict(YELLOW_MATE, **{"e22": "rN", "c20": "bB"}), active="wrby")
+    g.play_text("Rd24")
+    assert g.credit == {Y: (W, "m")}
+    play_all(g, ["Nc21", "Bg24"])
+    assert g.status(Y) == "king captured"
+    assert g.credit == {} and g.scores == [0, 0, 25, 0, 0, 0, 0, 0]
+    assert not any("saves" in words for _, words in g.log)
+
+
+def test_E4_4_E3_5_a_king_capture_may_not_leave_the_own_king_attacked():
+    """Red's bishop d7 attacks Blue's king g10 on Red's turn.  Pinned on rank 7 against Red's king a7
+    by Yellow's rook h7, it may not take it; pinned by Blue's own rook h7 it may, since taking the
+    king turns that rook grey (E3.5 counts active enemies' units only)."""
+    pinned = make_position({"d7": "rB", "g10": "bK", "h7": "yR"}, active="wrby", turn="r")
+    assert "g10" not in targets(pinned, "d7")
+    freed = make_game({"d7": "rB", "g10": "bK", "h7": "bR"}, active="wrby", turn="r")
+    assert "g10" in targets(freed.position, "d7")
+    freed.play_text("Bg10")
+    assert freed.status(B) == "king captured" and freed.position.piece_at("h7") == "xR"
+    assert not freed.position.in_check(R)
+
+
+def test_E4_4_E3_2_in_pairs_a_partners_king_is_never_taken():
+    """Green (Blue's partner) uncovered on a17 neither checks nor may take Blue's king; Red may."""
+    partner = make_game({"a19": "wN", "a20": "gR"}, mode="pairs", active="wrbg")
+    play_all(partner, ["Nc20", "Kb7"])
+    assert not partner.position.in_check(B)
+    assert "a17" not in targets(partner.position, "a20", G)
+    enemy = make_game(DISCOVERY, mode="pairs", active="wrbg")
+    play_all(enemy, ["Nc20", "Ra17"])
+    assert enemy.status(B) == "king captured" and enemy.pair_score(R) == 25
+
+
+def test_E4_4_teams_a_captured_king_counts_as_a_checkmate():
+    g = make_game(DISCOVERY, mode="teams", active="wrby")
+    play_all(g, ["Nc20", "Ra17"])
+    assert g.status(B) == "king captured"
+    assert g.team_mates == [1, 0]              # team Odd (White, Blue, Purple, Green) lost one
+    assert not g.over
+
+
+def test_E4_4_a_zombie_king_can_be_captured_too():
+    g = make_game({"a19": "wN", "a20": "rR"}, active="wrb", states="aazsssss",
+                  options={"zombie_king": True})
+    play_all(g, ["Nc20", "Ra17"])
+    assert g.status(B) == "king captured" and g.scores[R] == 25
+
+
+def test_E4_4_a_king_capture_is_one_move_that_pop_undoes_with_the_hash():
+    pos = make_position(DISCOVERY, active="wrby")
+    pos.push(pos.parse_move("Nc20"))
+    text, h = pos.text(), pos.hash
+    pos.push(pos.parse_move("Ra17"))
+    assert pos.state[B] == "k" and pos.turn == Y and pos.piece_at("c16") == "xB"
+    assert pos.hash == pos.compute_hash()
+    assert pos.text().split()[2] == "aaka" + "ssss"
+    pos.pop()
+    assert pos.text() == text and pos.hash == h and pos.kings[B] == sq("a17")
+    assert MultiPosition.from_text(text).hash == h
+
+
+def test_perft_E4_4_king_captures_are_counted_as_moves():
+    """DISCOVERY with White, Red and Blue: each of the White knight's 4 moves (b17, b21, c18, c20)
+    uncovers the rook, and Red's replies then include Ra17: 253 + 4 = 257 at depth 2 (253 before
+    E4.4).  At depth 3 those four lines go on with White's moves, Blue being out: 988 -> 1033."""
+    pos = make_position({"a19": "wN", "a20": "rR"}, active="wrb")
+    assert [pos.perft(d) for d in (1, 2, 3)] == [9, 257, 1033]
+
+
 # ====================================================================== E5 points: captures
 
 @pytest.mark.parametrize("kind,value", [("P", 1), ("N", 2), ("B", 5), ("R", 7), ("Q", 10)])
@@ -1313,17 +1416,21 @@ def _invariants(g: Game, rng: random.Random, capture_the_king: bool) -> None:
     legal = pos.legal_moves()
     assert legal, "the seat to move always has a move (or was eliminated)"
     board = pos.board
-    if not capture_the_king:
-        for m in legal:
-            target = m[4] if m.kind == EP else m.to
-            code = board[target] if m.kind != CASTLE else 0
-            assert not (code and code & 7 == 6 and code >> 3 < 8), \
-                f"{pos.move_text(m)} captures an active king in {pos.text()}"
-            assert code >> 3 != pos.turn or not code
+    mover = pos.turn
+    for m in legal:
+        target = m[4] if m.kind == EP else m.to
+        code = board[target] if m.kind != CASTLE else 0
+        if code and code & 7 == 6 and code >> 3 < 8:
+            # E4.4: only an enemy's king, standing attacked when the mover's turn comes, is taken.
+            assert g.teams[code >> 3] != g.teams[mover], f"{pos.move_text(m)} takes a teammate's king"
+            assert pos.in_check(code >> 3), f"{pos.move_text(m)} takes a king not in check"
+        assert code >> 3 != mover or not code
     text, h = pos.text(), pos.hash
     for m in rng.sample(legal, min(3, len(legal))):
         pos.push(m)
         assert pos.hash == pos.compute_hash()
+        if not capture_the_king:           # E3.5: never leaves the mover's own king attacked
+            assert not pos.in_check(mover), f"{m} leaves {mover}'s king attacked in {text}"
         pos.pop()
         assert pos.hash == h
     assert pos.text() == text

@@ -204,8 +204,8 @@ class _Search:
 
     # ------------------------------------------------------------------ make / unmake
     def make(self, m: Move) -> None:
-        """Push ``m`` for the seat to move, scoring a capture (and a captured king's elimination
-        under Capture The King)."""
+        """Push ``m`` for the seat to move, scoring a capture (a king taken puts its owner out: E4.4,
+        done by ``push`` itself)."""
         pos = self.pos
         B = pos.board
         mover = pos.turn
@@ -219,10 +219,9 @@ class _Search:
             self.points[mover] += gained
             if victim & 7 == KING:
                 owner = victim >> 3
-                pos.eliminate(owner, "k")
                 self.mated[self.side[owner]] += 1
                 extra = ("k", owner)
-        self.undo.append((2 if extra else 1, mover, gained, extra))
+        self.undo.append((1, mover, gained, extra))
 
     def unmake(self) -> None:
         pops, mover, gained, extra = self.undo.pop()
@@ -382,9 +381,10 @@ class _Search:
                     score -= int(losses[0][0] * HANGING_SECOND)
         return score
 
-    def quiesce(self, alpha: int, beta: int) -> int:
+    def quiesce(self, alpha: int, beta: int, kings: bool = True) -> int:
         """The bot's side to move at a leaf: its best capture against standing pat, the answer
-        judged by the static threats."""
+        judged by the static threats.  ``kings`` False: not the captures of active kings (see
+        ``brs``)."""
         self.tick()
         stand = self.evaluate(self.pos.turn)
         if stand >= beta:
@@ -392,6 +392,8 @@ class _Search:
         pos = self.pos
         B = pos.board
         captures = [m for m in pos.legal_moves() if B[m[1]] and m[3] != CASTLE or m[3] == EP]
+        if not kings:
+            captures = [m for m in captures if B[m[1]] & 7 != KING or B[m[1]] >= GREY * 8]
         if not captures:
             return stand
         captures.sort(key=lambda m: MATERIAL[B[m[1]] & 7] * 16 - MATERIAL[B[m[0]] & 7] // 100, reverse=True)
@@ -495,7 +497,7 @@ class _Search:
         pos = self.pos
         root = self.root
         if depth <= 0:
-            return self.quiesce(alpha, beta) if is_max else self.evaluate(None)
+            return self.quiesce(alpha, beta, False) if is_max else self.evaluate(None)
         if is_max:
             moves = pos.legal_moves(root)
             if not moves:
@@ -503,6 +505,10 @@ class _Search:
                 value = self.root_out_score(ply)
                 self.unmake()
                 return value
+            # An enemy king the bot attacks here has had its turn to answer in the real game (all
+            # enemies move between two moves of the bot; BRS plays one of them): not taken.
+            B = pos.board
+            moves = [m for m in moves if B[m[1]] & 7 != KING or B[m[1]] >= GREY * 8] or moves
             best = -INFINITE
             for seat, m in self.order([(root, m) for m in moves], ply, True):
                 self.make(m)

@@ -290,9 +290,13 @@ class Game:
             points = self.values[victim & 7]
             self._award(mover, points)
             self.taken[owner][mover] += points
-            if victim & 7 == KING:          # only under Capture The King
-                pos.eliminate(owner, "k")
-                self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}")
+            if victim & 7 == KING:
+                # E4.4 (and Capture The King): push has put the owner out; its mate or stalemate in
+                # waiting, if any, is gone with it.
+                self.credit.pop(owner, None)
+                self.stuck.pop(owner, None)
+                self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}"
+                          + (f", +{points} {self.seat_name(mover)}" if points else ""))
                 if self._check_end():
                     return
         if self.options.checkpoints:
