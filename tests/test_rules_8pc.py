@@ -679,6 +679,55 @@ def test_perft_E4_4_king_captures_are_counted_as_moves():
     assert [pos.perft(d) for d in (1, 2, 3)] == [9, 257, 1033]
 
 
+# ====================================================================== E4.5 partners never score from each other
+
+# D2 of issue 24: Orange's Rh17 checks Blue's king a17 along rank 17 (b17 with it); Green, Blue's
+# partner, holds a18, b18 and b16 and fills the last escape a16 with Nc15-a16.
+PARTNER_MATE = {"h10": "oR", "a18": "gR", "b18": "gR", "b16": "gN", "c15": "gN", "x21": "oK"}
+
+
+@pytest.mark.parametrize("mode", ["pairs", "teams"])
+def test_E4_5_a_mate_completed_by_the_partner_is_the_checking_enemys(mode):
+    g = make_game(PARTNER_MATE, mode=mode, active="bog", turn="o")
+    play_all(g, ["Rh17", "Na16"])
+    assert g.status(B) == "checkmated"
+    if mode == "pairs":
+        assert g.log == [(2, "Blue is checkmated (credit: Orange), +25 Orange")]
+        assert g.scores[O] == 25 and g.pair_score(B) == 0
+    else:
+        assert g.log == [(2, "Blue is checkmated (credit: Orange)")]
+
+
+def test_E4_5_with_several_checks_the_last_one_is_credited():
+    """As PARTNER_MATE without the knight b16: Green's Nc15-a16 also uncovers Red's bishop e13 on
+    a17 (e13-d14-c15-b16-a17), which covers b16.  Orange's check came first, Red's with Green's move:
+    the mate is Red's (and Red, moving before Blue, may take the king instead: E4.4)."""
+    units = dict(PARTNER_MATE, e13="rB")
+    del units["b16"]
+    g = make_game(units, mode="pairs", active="rbog", turn="o")
+    play_all(g, ["Rh17", "Na16"])
+    assert g.credit == {B: (R, "m")}
+    assert "Ba17" in texts(g.position)
+    g.play_text("Kb7")
+    assert g.status(B) == "checkmated"
+    assert g.log[-1] == (3, "Blue is checkmated (credit: Red), +25 Red")
+
+
+def test_E4_2_a_resignation_that_frees_a_player_in_waiting_ends_its_credit():
+    """White's Rd24 mates Yellow in waiting, Red's rook k23 holding rank 23.  Red resigns: its rook
+    turns grey and Yellow can step to rank 23 again, so the mate (credited to White) is gone at once;
+    nobody "saves" Yellow later."""
+    g = make_game({"d20": "wR", "k23": "rR"}, active="wrby")
+    g.play_text("Rd24")
+    assert g.credit == {Y: (W, "m")}
+    g.resign()
+    assert g.credit == {}
+    assert g.log[-1] == (2, "Yellow can move again: its checkmate in waiting is gone (was credited to White)")
+    play_all(g, ["Kb16", "Kg23"])
+    assert g.status(Y) == "active" and g.scores == [0, 0, 0, 0, 0, 0, 0, 0]
+    assert not any("saves" in words for _, words in g.log)
+
+
 # ====================================================================== E5 points: captures
 
 @pytest.mark.parametrize("kind,value", [("P", 1), ("N", 2), ("B", 5), ("R", 7), ("Q", 10)])

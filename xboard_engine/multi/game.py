@@ -157,7 +157,10 @@ class Game:
         self.rng = random.Random(self.seed)
         self.scores = [0] * n
         self.taken = [[0] * n for _ in range(n)]       # taken[victim][taker]: points taken
-        self.credit: Dict[int, Tuple[int, str]] = {}  # seat in waiting -> (creditor, "m" or "s")
+        self.credit: Dict[int, Tuple[Optional[int], str]] = {}  # seat in waiting -> (creditor, "m" or "s")
+        # E4.5: the enemies checking each seat, with when each check came (the last one is credited
+        # with a mate its partner completes).
+        self.checks: Dict[int, Dict[int, Tuple[int, int]]] = {}
         self.stuck: Dict[int, str] = {}               # seat -> "m"/"s" if it could not move now
         self.team_mates = [0] * len(v.teams)           # members of each team checkmated
         self.team_stalemates = [0] * len(v.teams)
@@ -166,6 +169,7 @@ class Game:
         self.set_number = 1
         self.result: Optional[GameResult] = None
         self.seen: Dict[int, int] = {}
+        self._track_checks(None)
         self._refresh_stuck()
         self._start_turn()
 
@@ -295,6 +299,7 @@ class Game:
                 # waiting, if any, is gone with it.
                 self.credit.pop(owner, None)
                 self.stuck.pop(owner, None)
+                self.checks.pop(owner, None)
                 self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}"
                           + (f", +{points} {self.seat_name(mover)}" if points else ""))
                 if self._check_end():
@@ -309,6 +314,7 @@ class Game:
                     return
                 self._award(mover, table[len(newly) - 1])
                 self._note(f"{self.seat_name(mover)} checks {len(newly)} king(s): +{table[len(newly) - 1]}")
+        self._track_checks(mover)
         self._update_credits(mover, cover_before)
         if self.options.immediate_checkmate:
             for t, kind in list(self.stuck.items()):
@@ -341,22 +347,67 @@ class Game:
         self.stuck = {t: ("m" if pos.in_check(t) else "s") for t in pos.active_seats() if not pos.has_legal_move(t)}
         return self.stuck
 
-    def _update_credits(self, mover: int, cover_before: Dict[int, Dict[int, set]]) -> None:
-        """E4.2: credit new mates and stalemates to the mover, let it steal a mate it now covers, and
-        clear the credit of a seat that can move again (the save)."""
+    def _track_checks(self, mover: Optional[int]) -> None:
+        """Keep ``checks``: for each active seat in check, the enemies whose units attack its king and
+        when each check came (E4.5).  Checks that come with one move are ordered by turn: the enemy
+        whose turn comes first after the move counts as the last (it would be the first to take the
+        king, E4.4)."""
+        pos = self.position
+        n = self.v.players
+        stamp = len(self.actions)
+        after = pos.turn if mover is None else mover
+        checks = {}
+        for t in pos.active_seats():
+            if not pos.in_check(t):
+                continue
+            old = self.checks.get(t, {})
+            king = pos.kings[t]
+            now = {}
+            for i in range(1, n + 1):
+                e = (after + i) % n
+                if e != t and self.teams[e] != self.teams[t] and pos.is_active(e) and pos.attacked_by_seat(king, e):
+                    now[e] = old.get(e, (stamp, n - i))
+            checks[t] = now
+        self.checks = checks
+
+    def _last_checker(self, t: int) -> Optional[int]:
+        """The enemy whose check on seat ``t`` came last (E4.5), or None if ``t`` is not in check."""
+        checks = self.checks.get(t)
+        if not checks:
+            return None
+        return max(checks, key=lambda e: checks[e])
+
+    def _creditor(self, t: int, kind: str, mover: Optional[int]) -> Optional[int]:
+        """Who is credited with a mate or stalemate of seat ``t`` that ``mover``'s action has just made
+        (E4.2, E4.5): an enemy mover; a partner mover for a stalemate (the pair's 25) or, for a mate,
+        the enemy whose check came last; after an action that is not a move, the enemy whose check
+        came last for a mate and nobody for a stalemate."""
+        if mover is not None and (self.teams[mover] != self.teams[t] or kind == "s"):
+            return mover
+        return self._last_checker(t) if kind == "m" else None
+
+    def _update_credits(self, mover: Optional[int], cover_before: Dict[int, Dict[int, set]]) -> None:
+        """E4.2: credit new mates and stalemates (to the mover, or as E4.5 says when the mover is the
+        player's partner), let the mover steal a mate it now covers, and clear the credit of a seat
+        that can move again (the save).  ``mover`` None: after a resignation, time-out or elimination
+        (no move; its units turning grey may free a player in waiting, whose credit then lapses)."""
         before = dict(self.stuck)
         after = self._refresh_stuck()
         for t in list(self.credit):
             if t not in after:
-                creditor = self.credit.pop(t)[0]
-                self._note(f"{self.seat_name(mover)} saves {self.seat_name(t)} (was credited to "
-                           f"{self.seat_name(creditor)})")
+                creditor, kind = self.credit.pop(t)
+                was = "" if creditor is None else f" (was credited to {self.seat_name(creditor)})"
+                if mover is None:
+                    self._note(f"{self.seat_name(t)} can move again: its {_WORD[kind]} in waiting is gone{was}")
+                else:
+                    self._note(f"{self.seat_name(mover)} saves {self.seat_name(t)}{was}")
         for t, kind in after.items():
             if t not in before or before[t] != kind:
-                self.credit[t] = (mover, kind)
+                self.credit[t] = (self._creditor(t, kind, mover), kind)
                 continue
             held = self.credit.get(t)
-            if held is None or held[0] == mover or t not in cover_before:
+            if mover is None or held is None or held[0] == mover or held[0] is None or t not in cover_before \
+                    or self.teams[mover] == self.teams[t]:
                 continue
             c = held[0]
             now = self._coverage(t)
@@ -400,8 +451,14 @@ class Game:
                 self.stuck.pop(partner, None)
                 pos.eliminate(partner, "m")
                 self._out(partner, "m", creditor, f"{self.seat_name(partner)} is knocked out with its partner")
-        self._refresh_stuck()
+        self._after_leaving()
         self._check_end()
+
+    def _after_leaving(self) -> None:
+        """A player has left without a move: its units are grey now, which may free a player whose
+        mate or stalemate was waiting (its credit lapses) or turn one into the other."""
+        self._track_checks(None)
+        self._update_credits(None, {})
 
     def _out(self, seat: int, kind: str, creditor: Optional[int], words: str) -> None:
         """Points and team counts for a seat that has just left the game (kind: an OUT_STATES letter)."""
@@ -440,7 +497,7 @@ class Game:
             self.credit.pop(s, None)
             pos.eliminate(s, ZOMBIE, keep_king=True)
             self._note(f"{self.seat_name(s)} {words}: its king plays on as a zombie")
-            self._refresh_stuck()
+            self._after_leaving()
             if not self._check_end():
                 self._start_turn()          # the zombie king makes this move at random
             return
@@ -471,7 +528,7 @@ class Game:
                     self._award(w, each)
                 text += f", +{each} to " + ", ".join(self.seat_name(w) for w in winners)
         self._note(text)
-        self._refresh_stuck()
+        self._after_leaving()
         if not self._check_end():
             self._start_turn()
 
@@ -543,6 +600,7 @@ class Game:
         other.scores = list(self.scores)
         other.taken = [list(row) for row in self.taken]
         other.credit = dict(self.credit)
+        other.checks = {t: dict(c) for t, c in self.checks.items()}
         other.stuck = dict(self.stuck)
         other.team_mates = list(self.team_mates)
         other.team_stalemates = list(self.team_stalemates)
