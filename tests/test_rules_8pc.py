@@ -19,6 +19,7 @@ Recurring set-ups (checked by the tests that use them):
   rank 24 (f24, and h24 through the king).  Red and Blue move before Yellow: the mate waits (E4.1).
 """
 import random
+import re
 from typing import Dict, List, Optional
 
 import pytest
@@ -27,7 +28,7 @@ from eightplayer_helpers import (B, G, LETTERS, N, O, P, R, START_TEXT, V, W, Y,
                                  make_position, name, play_all, position_text, sq, targets, texts)
 from xboard_engine.errors import (IllegalMoveError, InvalidFenError, RulesError)
 from xboard_engine.moves import CASTLE, EP, Move
-from xboard_engine.multi.game import MODES, OPTION_NAMES, Game, RulesOptionError
+from xboard_engine.multi.game import MODES, OPTION_NAMES, Game, InvalidSeatError, RulesOptionError
 from xboard_engine.multi.position import MultiPosition
 
 RED_MATE = {"b4": "wR", "d11": "wR"}
@@ -1356,6 +1357,69 @@ def test_errors_take_back_with_no_moves():
         MultiPosition().pop()
 
 
+@pytest.mark.parametrize("method,seat", [
+    ("resign", 9), ("timeout", -1), ("claim", 8), ("status", 8), ("status", -1), ("status", True),
+    ("status", "w"), ("pair_score", 8), ("claim_allowed", 12), ("seat_name", 8), ("team_score", 2),
+])
+def test_errors_a_seat_the_game_does_not_have_is_an_invalid_seat_error(method, seat):
+    """Seats are 0 (White) to 7 (Black): any other is named in an InvalidSeatError (a RulesError;
+    an IndexError too, for callers that caught the IndexError raised before)."""
+    g = Game(seed=1)
+    with pytest.raises(InvalidSeatError, match=r"^no (seat|team) " + re.escape(repr(seat)) + ":"):
+        getattr(g, method)(seat)
+    assert g.position.text() == START_TEXT and g.actions == []
+
+
+@pytest.mark.parametrize("options", ["x", ["checkpoints"], 3])
+def test_errors_options_that_are_not_a_dict_are_an_option_error(options):
+    with pytest.raises(RulesOptionError, match=re.escape(repr(options))):
+        Game("singles", options)
+
+
+@pytest.mark.parametrize("data,error,message", [
+    ({"actions": [["w", "move", "h3"]]}, InvalidSeatError, "'w'"),
+    ({"actions": [[None, "move", "h3"]]}, InvalidSeatError, "None"),
+    ({"actions": [[8, "move", "h3"]]}, InvalidSeatError, "no seat 8"),
+    ({"actions": [[0.5, "move", "h3"]]}, InvalidSeatError, "0.5"),
+    ({"actions": [[0, "move"]]}, IllegalMoveError, "action 1"),
+    ({"actions": "h3"}, IllegalMoveError, "'h3'"),
+    ({"seed": "abc"}, RulesOptionError, "'abc'"),
+    ("game", RulesError, "'game'"),
+])
+def test_errors_from_dict_names_the_field_at_fault(data, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        Game.from_dict(data)
+
+
+@pytest.mark.parametrize("points", ["Q-5", "Q+5", "Q5,Q6", "", {"Q": -1}, {"Q": True}, {"Q": 2.7}])
+def test_errors_custom_points_are_whole_numbers_of_points_not_below_zero(points):
+    with pytest.raises(RulesOptionError, match="custom_points"):
+        Game("singles", {"custom_points": points})
+    for given in ("P1,N3,B3,R5,Q9,K25", "Q0", {"Q": 9, "k": "30"}):
+        Game("singles", {"custom_points": given})
+
+
+@pytest.mark.parametrize("value", [True, 2.7, 2.0])
+def test_errors_checkmates_needed_is_a_whole_number_not_a_flag_or_a_fraction(value):
+    with pytest.raises(RulesOptionError, match="1, 2, 3 or 4"):
+        Game("teams", {"checkmates_needed": value})
+    assert Game("teams", {"checkmates_needed": "2"}).needed == Game("teams", {"checkmates_needed": 2}).needed == 2
+
+
+@pytest.mark.parametrize("value", [2, 0.5, [1]])
+def test_errors_an_on_off_option_is_on_or_off(value):
+    with pytest.raises(RulesOptionError, match="on or off"):
+        Game("singles", {"checkpoints": value})
+
+
+def test_errors_a_seed_is_a_whole_number():
+    with pytest.raises(RulesOptionError, match="'abc'"):
+        Game(seed="abc")     # type: ignore[arg-type]
+    with pytest.raises(RulesOptionError, match="True"):
+        Game(seed=True)
+    assert Game(seed=-5).seed == -5
+
+
 # ====================================================================== notation (E6)
 
 def test_E6_captures_may_be_written_with_a_colon_never_with_x():
@@ -1370,6 +1434,64 @@ def test_E6_captures_may_be_written_with_a_colon_never_with_x():
 def test_E6_moves_by_squares_are_accepted():
     g = Game(seed=1)
     assert g.parse_move("h2h3") == g.parse_move("h3")
+
+
+@pytest.mark.parametrize("text", [":h3", "h2:h3", "N:f3", "1 w. :h3"])
+def test_E6_a_colon_marks_a_capture_only(text):
+    g = Game(seed=1)
+    with pytest.raises(IllegalMoveError, match="marks a capture"):
+        g.play_text(text)
+    assert g.position.text() == START_TEXT
+
+
+def test_E6_a_piece_letter_apart_from_its_square_is_not_a_player():
+    """'N d3' is a knight's move written with a space, not Black's (n) move: the error says so."""
+    g = Game(seed=1)
+    for text in ("N d3", "1 N f3", "B c17"):
+        with pytest.raises(IllegalMoveError, match="piece letter") as info:
+            g.play_text(text)
+        assert "a move of" not in str(info.value)
+    g.play_text("1 w. Nf3")
+    assert g.position.piece_at("f3") == "wN"
+
+
+def _short_record() -> str:
+    g = Game(seed=3)
+    play_all(g, ["h3", "c7", "c17", "g22", "q22", "v18", "v8", "r3", "h4", "d7"])
+    return g.record()
+
+
+@pytest.mark.parametrize("old,new", [("1 r. c7", "2 r. c7"), ("2 w. h4", "1 w. h4"), ("2 r. d7", "3 r. d7")])
+def test_E6_records_with_a_wrong_set_number_are_refused(old, new):
+    text = _short_record()
+    assert old in text
+    with pytest.raises(RulesError, match=r"record line \d+ .*set"):
+        Game.from_record(text.replace(old, new))
+    unnumbered = re.sub(r"^\d+ ", "", text, flags=re.M)      # lines without a set number are read
+    assert Game.from_record(unnumbered).position.text() == Game.from_record(text).position.text()
+
+
+@pytest.mark.parametrize("tag,value", [("Scores", "White 5, Red 0, Blue 0, Yellow 0, Purple 0, Orange 0, Green 0, Black 0"),
+                                       ("Result", "White"), ("Termination", "one player left")])
+def test_records_tags_that_disagree_with_the_moves_are_refused(tag, value):
+    text = _short_record()
+    if f"[{tag} " in text:
+        text = re.sub(rf'\[{tag} "[^"]*"\]', f'[{tag} "{value}"]', text)
+    else:
+        text = text.replace('[Result "*"]', f'[Result "*"]\n[{tag} "{value}"]')
+    with pytest.raises(RulesError, match=f"the {tag} tag says"):
+        Game.from_record(text)
+
+
+def test_records_a_seed_tag_that_is_not_a_number_is_refused():
+    """A Zombie King's moves come from the seed: a replaced seed would replay another game."""
+    g = make_game(RESIGN, active="wrb", options={"zombie_king": True}, seed=99)
+    play_all(g, ["Ri10", "resign", "Kb16"])
+    text = g.record()
+    assert '[Seed "99"]' in text
+    with pytest.raises(RulesError, match="Seed.*'abc'"):
+        Game.from_record(text.replace('[Seed "99"]', '[Seed "abc"]'))
+    assert Game.from_record(text).position.text() == g.position.text()
 
 
 # ====================================================================== perft

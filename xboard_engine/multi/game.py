@@ -7,8 +7,10 @@ A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign
 its list of actions, so a record replays exactly (``from_record``).
 """
 import copy as _copy
+import operator
 import random
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+import re
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import IllegalMoveError, RulesError
 from ..moves import Move
@@ -16,7 +18,7 @@ from .notation import move_text as _move_text, parse_move as _parse_move
 from .position import ACTIVE, OUT_STATES, ZOMBIE, MultiPosition
 from .rules import GREY, KIND_LETTERS, KING, MultiVariant, get_multi_variant
 
-__all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES"]
+__all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES", "RulesOptionError", "InvalidSeatError"]
 
 MODES = ("singles", "pairs", "teams")
 
@@ -37,7 +39,16 @@ OPTION_NAMES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
 
 
 class RulesOptionError(RulesError):
-    """An option that does not exist, has a bad value, or does not apply to the mode."""
+    """An option that does not exist, has a bad value, or does not apply to the mode (also a bad
+    seed, the Zombie King's random moves' number)."""
+
+
+class InvalidSeatError(RulesError, IndexError):
+    """A seat (0 White .. 7 Black) or team number that the game does not have."""
+
+
+_ON = ("1", "true", "yes", "on")
+_OFF = ("0", "false", "no", "off")
 
 
 class Options(NamedTuple):
@@ -56,9 +67,14 @@ class Options(NamedTuple):
     @classmethod
     def make(cls, mode: str, given: Optional[Dict[str, object]] = None) -> "Options":
         """Options from a dict (values may be text, as from a command line); raises RulesOptionError."""
-        given = dict(given or {})
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise RulesOptionError(f"options are a dict of option names and values, not {given!r}")
         values: Dict[str, object] = {}
         for name, value in given.items():
+            if not isinstance(name, str):
+                raise RulesOptionError(f"an option name is text, not {name!r}")
             key = name.replace("-", "_")
             if key not in OPTION_NAMES:
                 raise RulesOptionError(f"unknown option {name!r}; known: {', '.join(OPTION_NAMES)}")
@@ -68,19 +84,21 @@ class Options(NamedTuple):
             if key == "custom_points":
                 values[key] = _points(value)
             elif key == "checkmates_needed":
-                try:
-                    n = int(value)  # type: ignore[arg-type]
-                except (TypeError, ValueError):
-                    n = 0
+                # A whole number (or its digits, as from a command line); not True, not 2.7.
+                n = _whole(value)
                 if n not in (1, 2, 3, 4):
                     raise RulesOptionError(f"checkmates_needed is 1, 2, 3 or 4, not {value!r}")
                 values[key] = n
             else:
-                if isinstance(value, str):
-                    if value.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-                        raise RulesOptionError(f"option {name!r} is on or off, not {value!r}")
-                    value = value.lower() in ("1", "true", "yes", "on")
-                values[key] = bool(value)
+                if isinstance(value, str) and value.strip().lower() in _ON + _OFF:
+                    value = value.strip().lower() in _ON
+                elif value is None or (not isinstance(value, bool) and _whole(value) == 0):
+                    value = False
+                elif not isinstance(value, bool) and _whole(value) == 1:
+                    value = True
+                if not isinstance(value, bool):
+                    raise RulesOptionError(f"option {name!r} is on or off, not {value!r}")
+                values[key] = value
         return cls(**values)  # type: ignore[arg-type]
 
     def as_dict(self) -> Dict[str, object]:
@@ -92,24 +110,42 @@ class Options(NamedTuple):
         return out
 
 
+def _whole(value: object) -> Optional[int]:
+    """``value`` as a whole number if it is one (an int, not a bool; or text of digits), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        return int(value.strip()) if re.fullmatch(r"\s*[0-9]+\s*", value) else None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def _points(value: object) -> Tuple[Tuple[str, int], ...]:
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         items = list(value.items())
-    else:
+    elif isinstance(value, str):
         items = []
-        for part in str(value).replace(" ", ",").split(","):
+        for part in value.replace(" ", ",").split(","):
             if part:
                 items.append((part[:1], part[1:]))
+    else:
+        raise RulesOptionError(f"custom_points are text such as P1,N3,B3,R5,Q9,K25, not {value!r}")
+    if not items:
+        raise RulesOptionError(f"custom_points: no values in {value!r} (e.g. P1,N3,B3,R5,Q9,K25)")
     out = []
     for letter, number in items:
         letter = str(letter).upper()
-        if letter not in "PNBRQK" or not letter:
+        if letter not in "PNBRQK" or len(letter) != 1:
             raise RulesOptionError(f"custom_points: {letter!r} is not one of P N B R Q K")
-        try:
-            out.append((letter, int(number)))  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise RulesOptionError(f"custom_points: the value of {letter} is a whole number, not {number!r}") \
-                from None
+        if any(given == letter for given, _ in out):
+            raise RulesOptionError(f"custom_points: {letter} is given twice in {value!r}")
+        points = _whole(number)
+        if points is None or points < 0:
+            raise RulesOptionError(f"custom_points: the value of {letter} is a whole number of points, 0 or more, "
+                                   f"not {number!r}")
+        out.append((letter, points))
     return tuple(out)
 
 
@@ -153,7 +189,9 @@ class Game:
         self.values = values
         self.needed = opts.checkmates_needed or v.team_checkmates
         # A Zombie King moves at random: from a recorded seed, so a record replays the same game.
-        self.seed = seed if seed is not None else random.randrange(1 << 31)
+        if seed is not None and (isinstance(seed, str) or _whole(seed) is None):
+            raise RulesOptionError(f"the seed is a whole number, not {seed!r}")
+        self.seed = operator.index(seed) if seed is not None else random.randrange(1 << 31)
         self.rng = random.Random(self.seed)
         self.scores = [0] * n
         self.taken = [[0] * n for _ in range(n)]       # taken[victim][taker]: points taken
@@ -183,12 +221,23 @@ class Game:
     def over(self) -> bool:
         return self.result is not None
 
+    def _seat(self, seat: object) -> int:
+        """``seat`` if the game has it (0 White .. 7 Black), else InvalidSeatError."""
+        try:
+            s = operator.index(seat) if not isinstance(seat, bool) else -1  # type: ignore[arg-type]
+        except TypeError:
+            s = -1
+        if not 0 <= s < self.v.players:
+            raise InvalidSeatError(f"no seat {seat!r}: the seats are 0 (White) to {self.v.players - 1} "
+                                   f"({self.v.seats[-1].colour})")
+        return s
+
     def seat_name(self, seat: int) -> str:
-        return self.v.seats[seat].colour
+        return self.v.seats[self._seat(seat)].colour
 
     def status(self, seat: int) -> str:
         """``active``, ``zombie`` or how the seat left the game."""
-        st = self.position.state[seat]
+        st = self.position.state[self._seat(seat)]
         return "active" if st == ACTIVE else "zombie" if st == ZOMBIE else OUT_STATES[st]
 
     def legal_moves(self) -> List[Move]:
@@ -203,14 +252,20 @@ class Game:
         return _parse_move(self.position, text)
 
     def pair_score(self, seat: int) -> int:
+        seat = self._seat(seat)
         p = self.v.partner[seat]
         return self.scores[seat] + (self.scores[p] if p >= 0 else 0)
 
     def team_score(self, team: int) -> int:
-        return sum(self.scores[s] for s in self.v.teams[team])
+        teams = self.v.teams
+        if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(teams):
+            raise InvalidSeatError(f"no team {team!r}: the teams are 0 ({self.v.team_names[0]}) to "
+                                   f"{len(teams) - 1} ({self.v.team_names[-1]})")
+        return sum(self.scores[s] for s in teams[team])
 
     def claim_allowed(self, seat: int) -> bool:
         """E5: two players left, ``seat`` to move and ahead by 26 or more (pair totals in Pairs)."""
+        seat = self._seat(seat)
         if self.result or self.mode == "teams" or self.options.last_king_standing or seat != self.position.turn:
             return False
         active = self.position.active_seats()
@@ -248,7 +303,7 @@ class Game:
 
     def claim(self, seat: Optional[int] = None) -> None:
         """E5: the leader of the last two claims the game, resigning and giving the other 25 points."""
-        s = self.position.turn if seat is None else seat
+        s = self.position.turn if seat is None else self._seat(seat)
         if not self.claim_allowed(s):
             raise IllegalMoveError(f"{self.seat_name(s)} cannot claim the game now (two players left, "
                                    f"on its move, ahead by 26 or more)")
@@ -262,9 +317,9 @@ class Game:
 
     # ================================================================ inside
     def _check_turn(self, seat: Optional[int], what: str) -> int:
+        s = self.position.turn if seat is None else self._seat(seat)
         if self.result:
             raise IllegalMoveError("the game is over")
-        s = self.position.turn if seat is None else seat
         if s != self.position.turn:
             raise IllegalMoveError(f"{self.seat_name(s)} can {what} only on its own move")
         return s
@@ -279,7 +334,9 @@ class Game:
         pos = self.position
         v = self.v
         mover = pos.turn
-        if self.actions and mover <= self.actions[-1][0] and self.actions[-1][1] == "move":
+        # A set: one move of each remaining player (numbered as the record numbers it).
+        last = next((a[0] for a in reversed(self.actions) if a[1] == "move"), -1)
+        if last >= 0 and mover <= last:
             self.set_number += 1
         # Before the move: the escapes of seats in waiting and who covers them (the stealing rule).
         cover_before = {t: self._coverage(t) for t in self.credit}
@@ -631,24 +688,43 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
-        game = cls(data.get("mode", "singles"), data.get("options") or {}, data.get("start"), data.get("seed"))
-        game.replay(data.get("actions", []))
+        """The game of ``to_dict`` (raises RulesError naming the field at fault)."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"a saved game is a dict (mode, options, seed, start, actions), not {data!r}")
+        mode = data.get("mode", "singles")
+        if not isinstance(mode, str):
+            raise RulesOptionError(f"the mode is text ({', '.join(MODES)}), not {mode!r}")
+        actions = data.get("actions", [])
+        if not isinstance(actions, (list, tuple)):
+            raise IllegalMoveError(f"the actions are a list of [seat, kind, text], not {actions!r}")
+        game = cls(mode, data.get("options") or {}, data.get("start"), data.get("seed"))
+        game.replay(actions)
         return game
 
     def replay(self, actions: Sequence[Sequence[object]]) -> None:
-        """Apply actions ``[seat, kind, text]`` (zombie moves are the game's own and are skipped)."""
-        for seat, kind, text in actions:
+        """Apply actions ``[seat, kind, text]`` (zombie moves are the game's own and are skipped);
+        raises RulesError naming the action at fault."""
+        for number, action in enumerate(actions, 1):
+            if not isinstance(action, (list, tuple)) or len(action) != 3:
+                raise IllegalMoveError(f"action {number}: an action is [seat, kind, text], not {action!r}")
+            seat, kind, text = action
+            try:
+                seat = self._seat(seat)
+            except InvalidSeatError as error:
+                raise InvalidSeatError(f"action {number} {list(action)!r}: {error}") from None
+            if not isinstance(text, str):
+                raise IllegalMoveError(f"action {number} {list(action)!r}: the text is a string, not {text!r}")
             if self.result:
                 raise IllegalMoveError(f"action {text!r} after the end of the game")
             if kind == "move":
-                if self.position.state[int(seat)] == ZOMBIE:
+                if self.position.state[seat] == ZOMBIE:
                     continue
-                if int(seat) != self.position.turn:
-                    raise IllegalMoveError(f"move {text!r} by {self.seat_name(int(seat))}, but "
+                if seat != self.position.turn:
+                    raise IllegalMoveError(f"move {text!r} by {self.seat_name(seat)}, but "
                                            f"{self.seat_name(self.position.turn)} is to move")
-                self.play_text(str(text))
+                self.play_text(text)
             elif kind in ("resign", "timeout", "claim"):
-                getattr(self, kind)(int(seat))
+                getattr(self, kind)(seat)
             else:
                 raise IllegalMoveError(f"unknown action {kind!r}")
 
