@@ -729,6 +729,41 @@ def test_E4_2_a_resignation_that_frees_a_player_in_waiting_ends_its_credit():
     assert not any("saves" in words for _, words in g.log)
 
 
+def test_E4_5_of_checks_that_come_with_one_move_the_movers_counts_as_the_last():
+    """Orange's Rc15-c17 checks Blue's king a17 along rank 17 and uncovers Purple's bishop e13 on it
+    (e13-d14-c15-b16-a17): two checks with one move.  Green, Blue's partner, fills a16 (Nb14-a16):
+    the mate is Orange's, the mover's check counting as the later of the two."""
+    units = {"c15": "oR", "e13": "pB", "a18": "gR", "b18": "gR", "b14": "gN", "x21": "oK"}
+    g = make_game(units, mode="pairs", active="bpog", turn="o")
+    g.play_text("Rc17")
+    assert set(g.checks[B]) == {O, P}
+    g.play_text("Na16")
+    assert g.status(B) == "checkmated"
+    assert g.log == [(2, "Blue is checkmated (credit: Orange), +25 Orange")]
+
+
+def test_E4_4_a_captured_king_is_no_checkmate_for_partner_knockout():
+    """Reading: Partner Knockout follows a checkmate; Blue's king captured leaves Green (its partner)
+    in the game."""
+    g = make_game(DISCOVERY, mode="pairs", active="wrbg", options={"partner_knockout": True})
+    play_all(g, ["Nc20", "Ra17"])
+    assert g.status(B) == "king captured" and g.status(G) == "active"
+
+
+def test_E4_2_a_resignation_that_lifts_the_check_of_a_waiting_mate_leaves_a_stalemate_credited_to_nobody():
+    """White's Bd23 uncovers Red's rook d24 on Yellow's king g24; White's rook k23 and knight g22 hold
+    every escape: a mate in waiting, White's (the mover's, E4.2).  Red resigns: its rook turns grey,
+    the check is gone but Yellow still cannot move.  Nobody made that stalemate: it is credited to
+    nobody and shared by the others, not White's."""
+    g = make_game({"d24": "rR", "e24": "wB", "k23": "wR", "g22": "wN"}, active="wrby")
+    g.play_text("Bd23")
+    assert g.credit == {Y: (W, "m")}
+    g.resign()
+    assert g.credit == {Y: (None, "s")}
+    g.play_text("Kb16")
+    assert g.status(Y) == "stalemated"
+    assert g.log[-1] == (3, "Yellow is stalemated, +12 to each of 2")
+
 # ====================================================================== E5 points: captures
 
 @pytest.mark.parametrize("kind,value", [("P", 1), ("N", 2), ("B", 5), ("R", 7), ("Q", 10)])

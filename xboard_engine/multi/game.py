@@ -406,9 +406,9 @@ class Game:
 
     def _track_checks(self, mover: Optional[int]) -> None:
         """Keep ``checks``: for each active seat in check, the enemies whose units attack its king and
-        when each check came (E4.5).  Checks that come with one move are ordered by turn: the enemy
-        whose turn comes first after the move counts as the last (it would be the first to take the
-        king, E4.4)."""
+        when each check came (E4.5).  Of checks that come with one move, the mover's counts as the
+        last; others by turn, the enemy whose turn comes first after the move as the later (it would
+        be the first to take the king, E4.4)."""
         pos = self.position
         n = self.v.players
         stamp = len(self.actions)
@@ -423,7 +423,7 @@ class Game:
             for i in range(1, n + 1):
                 e = (after + i) % n
                 if e != t and self.teams[e] != self.teams[t] and pos.is_active(e) and pos.attacked_by_seat(king, e):
-                    now[e] = old.get(e, (stamp, n - i))
+                    now[e] = old.get(e, (stamp, n if e == mover else n - i))
             checks[t] = now
         self.checks = checks
 
