@@ -509,3 +509,28 @@ def test_E4_4_a_king_is_captured_by_clicks(tmp_path, driver):
         assert replayed.status(2) == "king captured" and replayed.scores[:3] == [0, 25, 0]
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_E4_2_a_credit_of_nobody_is_shown(tmp_path, driver):
+    """White's Bd23 uncovers Red's rook on Yellow's king (a mate in waiting, White's); Red resigns and
+    the check is gone, but Yellow still cannot move: a stalemate in waiting that nobody made.  The page
+    lists it with "credit nobody" (it drew nothing there before the creditor could be none)."""
+    from eightplayer_helpers import make_game
+    from xboard_engine.web.eight import EightGame
+    game = make_game({"d24": "rR", "e24": "wB", "k23": "wR", "g22": "wN"}, active="wrby")
+    game.play_text("Bd23")
+    game.resign()
+    assert game.credit == {3: (None, "s")}
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = EightGame(players=["human"] * 4 + ["random"] * 4, game=game, game_id=4)
+    (data / "8pc-current.json").write_text(json.dumps(saved.to_json()))
+    server = Server(data)
+    try:
+        page = EightPage(driver, server.url + "8pc")
+        credits = page.js("return [...document.querySelectorAll('#credits li')].map(li => li.textContent)")
+        assert credits == ["Yellow: stalemate in waiting, credit nobody"]
+        assert page.statuses_shown()[:4] == ["active", "resigned", "active", "active"]
+    finally:
+        server.stop()
