@@ -115,6 +115,38 @@ def test_mates_in_one(mode: str, algorithm: str) -> None:
     assert game.status(1) == "checkmated", f"{game.move_text(move)} does not mate"
 
 
+# E4.4: Red's rook a20 attacks Blue's king a17 on Red's turn (White's knight has just left a19 for
+# c20); Red's knight j11 could take White's queen k13 instead.
+KING_EN_PRISE = {"a20": "rR", "c20": "wN", "j11": "rN", "k13": "wQ"}
+# Blue (king a17) to move, White, Red and Blue in the game: Kb18 takes White's knight, but White's
+# bishop f18 then steps off rank 18 and uncovers Red's rook k18, which takes the king before Blue moves.
+KING_BAIT = {"k18": "rR", "f18": "wB", "b18": "wN"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("algorithm", SEARCHES)
+def test_E4_4_takes_a_king_it_attacks(mode: str, algorithm: str) -> None:
+    game = Game(mode=mode, position=position_text(KING_EN_PRISE, turn="r"))
+    move = Bot(depth=2, movetime=None, algorithm=algorithm, seed=1).choose(game)
+    assert game.move_text(move) == "Ra17"
+    game.play(move)
+    assert game.status(2) == "king captured"
+
+
+@pytest.mark.parametrize("algorithm,depth", [("brs", 2), ("brs", 3), ("paranoid", 3), ("team", 3)])
+def test_E4_4_does_not_walk_into_a_king_capture(algorithm: str, depth: int) -> None:
+    """Best-Reply Search sees it from depth 2 (an enemy reply that uncovers another enemy's attack on
+    the bot's king loses the king); the turn-order searches once White and Red have moved (depth 3)."""
+    from eightplayer_helpers import make_game
+    game = make_game(KING_BAIT, active="wrb", turn="b")
+    bot = Bot(depth=depth, movetime=None, algorithm=algorithm, seed=1)
+    move = bot.choose(game)
+    assert game.move_text(move) != "Kb18", bot.last
+    game.play(move)
+    game.play_text("Be17")                        # uncovers the rook k18 on rank 18
+    assert all(m.to != game.position.kings[2] for m in game.legal_moves()), "Red can take Blue's king"
+
+
 def test_mate_in_one_found_with_time_only() -> None:
     game = Game(position=position_text(MATE_IN_ONE))
     bot = Bot(movetime=0.5, seed=3)

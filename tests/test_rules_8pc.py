@@ -19,6 +19,7 @@ Recurring set-ups (checked by the tests that use them):
   rank 24 (f24, and h24 through the king).  Red and Blue move before Yellow: the mate waits (E4.1).
 """
 import random
+import re
 from typing import Dict, List, Optional
 
 import pytest
@@ -27,7 +28,7 @@ from eightplayer_helpers import (B, G, LETTERS, N, O, P, R, START_TEXT, V, W, Y,
                                  make_position, name, play_all, position_text, sq, targets, texts)
 from xboard_engine.errors import (IllegalMoveError, InvalidFenError, RulesError)
 from xboard_engine.moves import CASTLE, EP, Move
-from xboard_engine.multi.game import MODES, OPTION_NAMES, Game, RulesOptionError
+from xboard_engine.multi.game import MODES, OPTION_NAMES, Game, InvalidSeatError, RulesOptionError
 from xboard_engine.multi.position import MultiPosition
 
 RED_MATE = {"b4": "wR", "d11": "wR"}
@@ -575,6 +576,193 @@ def test_text_capturing_grey_pieces_of_a_mated_player_gives_no_points():
     play_all(g, ["Ra11", "Kb17", "Rj4", "Kb16", "Rj9"])
     assert g.scores[W] == 25
 
+
+# ====================================================================== E4.4 king capture
+
+# D1 of issue 24: Blue's king a17, a Red rook a20 behind a White knight a19.  Any knight move uncovers
+# the rook (a discovered attack); Red moves before Blue, so Blue has not had a turn to answer it.
+DISCOVERY = {"a19": "wN", "a20": "rR", "c16": "bB"}
+
+
+def test_E4_4_a_discovered_attack_lets_the_next_enemy_capture_the_king():
+    g = make_game(DISCOVERY, active="wrby")
+    g.play_text("Nc20")
+    assert "Ra17" in texts(g.position)
+    g.play_text("Ra17")
+    assert g.status(B) == "king captured"
+    assert g.scores == [0, 25, 0, 0, 0, 0, 0, 0]
+    assert [g.position.piece_at(s) for s in ("a17", "c16")] == ["rR", "xB"]     # Blue's units grey
+    assert g.position.units[B] == {}
+    assert g.log == [(2, "Blue's king is captured by Red, +25 Red")]
+    assert g.turn == Y                                                  # Blue's turn is skipped
+
+
+def test_E4_4_a_check_not_yet_answered_can_be_taken_two_moves_later():
+    """White's Re24 checks Yellow's king g24 and uncovers Blue's bishop c20 (c20-d21-e22-f23-g24);
+    Red moves; Blue, still before Yellow, takes the king.  White's check scores nothing."""
+    g = make_game({"e22": "wR", "c20": "bB"}, active="wrby")
+    play_all(g, ["Re24", "Kb7"])
+    assert g.position.in_check(Y)
+    g.play_text("Bg24")
+    assert g.status(Y) == "king captured" and g.scores == [0, 0, 25, 0, 0, 0, 0, 0]
+    assert g.turn == W
+
+
+def test_E4_4_a_king_captured_while_its_mate_waits_takes_the_mate_with_it():
+    """YELLOW_MATE: White's Rd24 mates Yellow in waiting.  Red's knight e22 leaves and uncovers Blue's
+    bishop c20 on g24: Blue takes the king (+25); White's mate, never completed, scores nothing."""
+    g = make_game(dict(YELLOW_MATE, **{"e22": "rN", "c20": "bB"}), active="wrby")
+    g.play_text("Rd24")
+    assert g.credit == {Y: (W, "m")}
+    play_all(g, ["Nc21", "Bg24"])
+    assert g.status(Y) == "king captured"
+    assert g.credit == {} and g.scores == [0, 0, 25, 0, 0, 0, 0, 0]
+    assert not any("saves" in words for _, words in g.log)
+
+
+def test_E4_4_E3_5_a_king_capture_may_not_leave_the_own_king_attacked():
+    """Red's bishop d7 attacks Blue's king g10 on Red's turn.  Pinned on rank 7 against Red's king a7
+    by Yellow's rook h7, it may not take it; pinned by Blue's own rook h7 it may, since taking the
+    king turns that rook grey (E3.5 counts active enemies' units only)."""
+    pinned = make_position({"d7": "rB", "g10": "bK", "h7": "yR"}, active="wrby", turn="r")
+    assert "g10" not in targets(pinned, "d7")
+    freed = make_game({"d7": "rB", "g10": "bK", "h7": "bR"}, active="wrby", turn="r")
+    assert "g10" in targets(freed.position, "d7")
+    freed.play_text("Bg10")
+    assert freed.status(B) == "king captured" and freed.position.piece_at("h7") == "xR"
+    assert not freed.position.in_check(R)
+
+
+def test_E4_4_E3_2_in_pairs_a_partners_king_is_never_taken():
+    """Green (Blue's partner) uncovered on a17 neither checks nor may take Blue's king; Red may."""
+    partner = make_game({"a19": "wN", "a20": "gR"}, mode="pairs", active="wrbg")
+    play_all(partner, ["Nc20", "Kb7"])
+    assert not partner.position.in_check(B)
+    assert "a17" not in targets(partner.position, "a20", G)
+    enemy = make_game(DISCOVERY, mode="pairs", active="wrbg")
+    play_all(enemy, ["Nc20", "Ra17"])
+    assert enemy.status(B) == "king captured" and enemy.pair_score(R) == 25
+
+
+def test_E4_4_teams_a_captured_king_counts_as_a_checkmate():
+    g = make_game(DISCOVERY, mode="teams", active="wrby")
+    play_all(g, ["Nc20", "Ra17"])
+    assert g.status(B) == "king captured"
+    assert g.team_mates == [1, 0]              # team Odd (White, Blue, Purple, Green) lost one
+    assert not g.over
+
+
+def test_E4_4_a_zombie_king_can_be_captured_too():
+    g = make_game({"a19": "wN", "a20": "rR"}, active="wrb", states="aazsssss",
+                  options={"zombie_king": True})
+    play_all(g, ["Nc20", "Ra17"])
+    assert g.status(B) == "king captured" and g.scores[R] == 25
+
+
+def test_E4_4_a_king_capture_is_one_move_that_pop_undoes_with_the_hash():
+    pos = make_position(DISCOVERY, active="wrby")
+    pos.push(pos.parse_move("Nc20"))
+    text, h = pos.text(), pos.hash
+    pos.push(pos.parse_move("Ra17"))
+    assert pos.state[B] == "k" and pos.turn == Y and pos.piece_at("c16") == "xB"
+    assert pos.hash == pos.compute_hash()
+    assert pos.text().split()[2] == "aaka" + "ssss"
+    pos.pop()
+    assert pos.text() == text and pos.hash == h and pos.kings[B] == sq("a17")
+    assert MultiPosition.from_text(text).hash == h
+
+
+def test_perft_E4_4_king_captures_are_counted_as_moves():
+    """DISCOVERY with White, Red and Blue: each of the White knight's 4 moves (b17, b21, c18, c20)
+    uncovers the rook, and Red's replies then include Ra17: 253 + 4 = 257 at depth 2 (253 before
+    E4.4).  At depth 3 those four lines go on with White's moves, Blue being out: 988 -> 1033."""
+    pos = make_position({"a19": "wN", "a20": "rR"}, active="wrb")
+    assert [pos.perft(d) for d in (1, 2, 3)] == [9, 257, 1033]
+
+
+# ====================================================================== E4.5 partners never score from each other
+
+# D2 of issue 24: Orange's Rh17 checks Blue's king a17 along rank 17 (b17 with it); Green, Blue's
+# partner, holds a18, b18 and b16 and fills the last escape a16 with Nc15-a16.
+PARTNER_MATE = {"h10": "oR", "a18": "gR", "b18": "gR", "b16": "gN", "c15": "gN", "x21": "oK"}
+
+
+@pytest.mark.parametrize("mode", ["pairs", "teams"])
+def test_E4_5_a_mate_completed_by_the_partner_is_the_checking_enemys(mode):
+    g = make_game(PARTNER_MATE, mode=mode, active="bog", turn="o")
+    play_all(g, ["Rh17", "Na16"])
+    assert g.status(B) == "checkmated"
+    if mode == "pairs":
+        assert g.log == [(2, "Blue is checkmated (credit: Orange), +25 Orange")]
+        assert g.scores[O] == 25 and g.pair_score(B) == 0
+    else:
+        assert g.log == [(2, "Blue is checkmated (credit: Orange)")]
+
+
+def test_E4_5_with_several_checks_the_last_one_is_credited():
+    """As PARTNER_MATE without the knight b16: Green's Nc15-a16 also uncovers Red's bishop e13 on
+    a17 (e13-d14-c15-b16-a17), which covers b16.  Orange's check came first, Red's with Green's move:
+    the mate is Red's (and Red, moving before Blue, may take the king instead: E4.4)."""
+    units = dict(PARTNER_MATE, e13="rB")
+    del units["b16"]
+    g = make_game(units, mode="pairs", active="rbog", turn="o")
+    play_all(g, ["Rh17", "Na16"])
+    assert g.credit == {B: (R, "m")}
+    assert "Ba17" in texts(g.position)
+    g.play_text("Kb7")
+    assert g.status(B) == "checkmated"
+    assert g.log[-1] == (3, "Blue is checkmated (credit: Red), +25 Red")
+
+
+def test_E4_2_a_resignation_that_frees_a_player_in_waiting_ends_its_credit():
+    """White's Rd24 mates Yellow in waiting, Red's rook k23 holding rank 23.  Red resigns: its rook
+    turns grey and Yellow can step to rank 23 again, so the mate (credited to White) is gone at once;
+    nobody "saves" Yellow later."""
+    g = make_game({"d20": "wR", "k23": "rR"}, active="wrby")
+    g.play_text("Rd24")
+    assert g.credit == {Y: (W, "m")}
+    g.resign()
+    assert g.credit == {}
+    assert g.log[-1] == (2, "Yellow can move again: its checkmate in waiting is gone (was credited to White)")
+    play_all(g, ["Kb16", "Kg23"])
+    assert g.status(Y) == "active" and g.scores == [0, 0, 0, 0, 0, 0, 0, 0]
+    assert not any("saves" in words for _, words in g.log)
+
+
+def test_E4_5_of_checks_that_come_with_one_move_the_movers_counts_as_the_last():
+    """Orange's Rc15-c17 checks Blue's king a17 along rank 17 and uncovers Purple's bishop e13 on it
+    (e13-d14-c15-b16-a17): two checks with one move.  Green, Blue's partner, fills a16 (Nb14-a16):
+    the mate is Orange's, the mover's check counting as the later of the two."""
+    units = {"c15": "oR", "e13": "pB", "a18": "gR", "b18": "gR", "b14": "gN", "x21": "oK"}
+    g = make_game(units, mode="pairs", active="bpog", turn="o")
+    g.play_text("Rc17")
+    assert set(g.checks[B]) == {O, P}
+    g.play_text("Na16")
+    assert g.status(B) == "checkmated"
+    assert g.log == [(2, "Blue is checkmated (credit: Orange), +25 Orange")]
+
+
+def test_E4_4_a_captured_king_is_no_checkmate_for_partner_knockout():
+    """Reading: Partner Knockout follows a checkmate; Blue's king captured leaves Green (its partner)
+    in the game."""
+    g = make_game(DISCOVERY, mode="pairs", active="wrbg", options={"partner_knockout": True})
+    play_all(g, ["Nc20", "Ra17"])
+    assert g.status(B) == "king captured" and g.status(G) == "active"
+
+
+def test_E4_2_a_resignation_that_lifts_the_check_of_a_waiting_mate_leaves_a_stalemate_credited_to_nobody():
+    """White's Bd23 uncovers Red's rook d24 on Yellow's king g24; White's rook k23 and knight g22 hold
+    every escape: a mate in waiting, White's (the mover's, E4.2).  Red resigns: its rook turns grey,
+    the check is gone but Yellow still cannot move.  Nobody made that stalemate: it is credited to
+    nobody and shared by the others, not White's."""
+    g = make_game({"d24": "rR", "e24": "wB", "k23": "wR", "g22": "wN"}, active="wrby")
+    g.play_text("Bd23")
+    assert g.credit == {Y: (W, "m")}
+    g.resign()
+    assert g.credit == {Y: (None, "s")}
+    g.play_text("Kb16")
+    assert g.status(Y) == "stalemated"
+    assert g.log[-1] == (3, "Yellow is stalemated, +12 to each of 2")
 
 # ====================================================================== E5 points: captures
 
@@ -1204,6 +1392,69 @@ def test_errors_take_back_with_no_moves():
         MultiPosition().pop()
 
 
+@pytest.mark.parametrize("method,seat", [
+    ("resign", 9), ("timeout", -1), ("claim", 8), ("status", 8), ("status", -1), ("status", True),
+    ("status", "w"), ("pair_score", 8), ("claim_allowed", 12), ("seat_name", 8), ("team_score", 2),
+])
+def test_errors_a_seat_the_game_does_not_have_is_an_invalid_seat_error(method, seat):
+    """Seats are 0 (White) to 7 (Black): any other is named in an InvalidSeatError (a RulesError;
+    an IndexError too, for callers that caught the IndexError raised before)."""
+    g = Game(seed=1)
+    with pytest.raises(InvalidSeatError, match=r"^no (seat|team) " + re.escape(repr(seat)) + ":"):
+        getattr(g, method)(seat)
+    assert g.position.text() == START_TEXT and g.actions == []
+
+
+@pytest.mark.parametrize("options", ["x", ["checkpoints"], 3])
+def test_errors_options_that_are_not_a_dict_are_an_option_error(options):
+    with pytest.raises(RulesOptionError, match=re.escape(repr(options))):
+        Game("singles", options)
+
+
+@pytest.mark.parametrize("data,error,message", [
+    ({"actions": [["w", "move", "h3"]]}, InvalidSeatError, "'w'"),
+    ({"actions": [[None, "move", "h3"]]}, InvalidSeatError, "None"),
+    ({"actions": [[8, "move", "h3"]]}, InvalidSeatError, "no seat 8"),
+    ({"actions": [[0.5, "move", "h3"]]}, InvalidSeatError, "0.5"),
+    ({"actions": [[0, "move"]]}, IllegalMoveError, "action 1"),
+    ({"actions": "h3"}, IllegalMoveError, "'h3'"),
+    ({"seed": "abc"}, RulesOptionError, "'abc'"),
+    ("game", RulesError, "'game'"),
+])
+def test_errors_from_dict_names_the_field_at_fault(data, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        Game.from_dict(data)
+
+
+@pytest.mark.parametrize("points", ["Q-5", "Q+5", "Q5,Q6", "", {"Q": -1}, {"Q": True}, {"Q": 2.7}])
+def test_errors_custom_points_are_whole_numbers_of_points_not_below_zero(points):
+    with pytest.raises(RulesOptionError, match="custom_points"):
+        Game("singles", {"custom_points": points})
+    for given in ("P1,N3,B3,R5,Q9,K25", "Q0", {"Q": 9, "k": "30"}):
+        Game("singles", {"custom_points": given})
+
+
+@pytest.mark.parametrize("value", [True, 2.7, 2.0])
+def test_errors_checkmates_needed_is_a_whole_number_not_a_flag_or_a_fraction(value):
+    with pytest.raises(RulesOptionError, match="1, 2, 3 or 4"):
+        Game("teams", {"checkmates_needed": value})
+    assert Game("teams", {"checkmates_needed": "2"}).needed == Game("teams", {"checkmates_needed": 2}).needed == 2
+
+
+@pytest.mark.parametrize("value", [2, 0.5, [1]])
+def test_errors_an_on_off_option_is_on_or_off(value):
+    with pytest.raises(RulesOptionError, match="on or off"):
+        Game("singles", {"checkpoints": value})
+
+
+def test_errors_a_seed_is_a_whole_number():
+    with pytest.raises(RulesOptionError, match="'abc'"):
+        Game(seed="abc")     # type: ignore[arg-type]
+    with pytest.raises(RulesOptionError, match="True"):
+        Game(seed=True)
+    assert Game(seed=-5).seed == -5
+
+
 # ====================================================================== notation (E6)
 
 def test_E6_captures_may_be_written_with_a_colon_never_with_x():
@@ -1218,6 +1469,64 @@ def test_E6_captures_may_be_written_with_a_colon_never_with_x():
 def test_E6_moves_by_squares_are_accepted():
     g = Game(seed=1)
     assert g.parse_move("h2h3") == g.parse_move("h3")
+
+
+@pytest.mark.parametrize("text", [":h3", "h2:h3", "N:f3", "1 w. :h3"])
+def test_E6_a_colon_marks_a_capture_only(text):
+    g = Game(seed=1)
+    with pytest.raises(IllegalMoveError, match="marks a capture"):
+        g.play_text(text)
+    assert g.position.text() == START_TEXT
+
+
+def test_E6_a_piece_letter_apart_from_its_square_is_not_a_player():
+    """'N d3' is a knight's move written with a space, not Black's (n) move: the error says so."""
+    g = Game(seed=1)
+    for text in ("N d3", "1 N f3", "B c17"):
+        with pytest.raises(IllegalMoveError, match="piece letter") as info:
+            g.play_text(text)
+        assert "a move of" not in str(info.value)
+    g.play_text("1 w. Nf3")
+    assert g.position.piece_at("f3") == "wN"
+
+
+def _short_record() -> str:
+    g = Game(seed=3)
+    play_all(g, ["h3", "c7", "c17", "g22", "q22", "v18", "v8", "r3", "h4", "d7"])
+    return g.record()
+
+
+@pytest.mark.parametrize("old,new", [("1 r. c7", "2 r. c7"), ("2 w. h4", "1 w. h4"), ("2 r. d7", "3 r. d7")])
+def test_E6_records_with_a_wrong_set_number_are_refused(old, new):
+    text = _short_record()
+    assert old in text
+    with pytest.raises(RulesError, match=r"record line \d+ .*set"):
+        Game.from_record(text.replace(old, new))
+    unnumbered = re.sub(r"^\d+ ", "", text, flags=re.M)      # lines without a set number are read
+    assert Game.from_record(unnumbered).position.text() == Game.from_record(text).position.text()
+
+
+@pytest.mark.parametrize("tag,value", [("Scores", "White 5, Red 0, Blue 0, Yellow 0, Purple 0, Orange 0, Green 0, Black 0"),
+                                       ("Result", "White"), ("Termination", "one player left")])
+def test_records_tags_that_disagree_with_the_moves_are_refused(tag, value):
+    text = _short_record()
+    if f"[{tag} " in text:
+        text = re.sub(rf'\[{tag} "[^"]*"\]', f'[{tag} "{value}"]', text)
+    else:
+        text = text.replace('[Result "*"]', f'[Result "*"]\n[{tag} "{value}"]')
+    with pytest.raises(RulesError, match=f"the {tag} tag says"):
+        Game.from_record(text)
+
+
+def test_records_a_seed_tag_that_is_not_a_number_is_refused():
+    """A Zombie King's moves come from the seed: a replaced seed would replay another game."""
+    g = make_game(RESIGN, active="wrb", options={"zombie_king": True}, seed=99)
+    play_all(g, ["Ri10", "resign", "Kb16"])
+    text = g.record()
+    assert '[Seed "99"]' in text
+    with pytest.raises(RulesError, match="Seed.*'abc'"):
+        Game.from_record(text.replace('[Seed "99"]', '[Seed "abc"]'))
+    assert Game.from_record(text).position.text() == g.position.text()
 
 
 # ====================================================================== perft
@@ -1313,17 +1622,21 @@ def _invariants(g: Game, rng: random.Random, capture_the_king: bool) -> None:
     legal = pos.legal_moves()
     assert legal, "the seat to move always has a move (or was eliminated)"
     board = pos.board
-    if not capture_the_king:
-        for m in legal:
-            target = m[4] if m.kind == EP else m.to
-            code = board[target] if m.kind != CASTLE else 0
-            assert not (code and code & 7 == 6 and code >> 3 < 8), \
-                f"{pos.move_text(m)} captures an active king in {pos.text()}"
-            assert code >> 3 != pos.turn or not code
+    mover = pos.turn
+    for m in legal:
+        target = m[4] if m.kind == EP else m.to
+        code = board[target] if m.kind != CASTLE else 0
+        if code and code & 7 == 6 and code >> 3 < 8:
+            # E4.4: only an enemy's king, standing attacked when the mover's turn comes, is taken.
+            assert g.teams[code >> 3] != g.teams[mover], f"{pos.move_text(m)} takes a teammate's king"
+            assert pos.in_check(code >> 3), f"{pos.move_text(m)} takes a king not in check"
+        assert code >> 3 != mover or not code
     text, h = pos.text(), pos.hash
     for m in rng.sample(legal, min(3, len(legal))):
         pos.push(m)
         assert pos.hash == pos.compute_hash()
+        if not capture_the_king:           # E3.5: never leaves the mover's own king attacked
+            assert not pos.in_check(mover), f"{m} leaves {mover}'s king attacked in {text}"
         pos.pop()
         assert pos.hash == h
     assert pos.text() == text

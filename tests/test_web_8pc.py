@@ -477,3 +477,60 @@ def test_the_leader_of_the_last_two_claims_the_game_with_the_button(tmp_path, dr
         assert replayed.over and replayed.status(0) == "claimed" and list(replayed.result.scores) == result["scores"]
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_E4_4_a_king_is_captured_by_clicks(tmp_path, driver):
+    """E4.4 on the page (issue 24's D1): White's knight a19 leaves for c20 and uncovers Red's rook a20
+    on Blue's king a17; Red clicks the rook, then the king's square.  The page shows Blue out with
+    its units grey, Red's 25 points and the referee's words; the record replays to it."""
+    from eightplayer_helpers import make_game
+    from xboard_engine.web.eight import EightGame
+    game = make_game({"a19": "wN", "a20": "rR", "c16": "bB"}, active="wrb")
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = EightGame(players=["human", "human"] + ["random"] * 6, game=game, game_id=3)
+    (data / "8pc-current.json").write_text(json.dumps(saved.to_json()))
+    server = Server(data)
+    try:
+        page = EightPage(driver, server.url + "8pc")
+        page.play("Nc20")
+        page.click("a20")
+        assert "a17" in page.js("return [...document.querySelectorAll('[data-target]')].map(e => e.dataset.square)")
+        page.click("a17")
+        page.wait(lambda: page.state()["seats"][2]["status"] == "king captured", "the king's capture")
+        assert page.statuses_shown()[2] == "king captured"
+        assert page.scores_shown()[:3] == [0, 25, 0]
+        assert page.js("return document.querySelector('[data-square=\"c16\"] image').dataset.piece") == "xB"
+        notes = page.js("return [...document.querySelectorAll('#moves li.log')].map(li => li.textContent)")
+        assert notes == ["{Blue's king is captured by Red, +25 Red}"]
+        assert page.moves_shown() == ["1 w. Nc20", "1 r. Ra17"]
+        replayed = Game.from_record(server.get("/8pc.txt"))
+        assert replayed.status(2) == "king captured" and replayed.scores[:3] == [0, 25, 0]
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_E4_2_a_credit_of_nobody_is_shown(tmp_path, driver):
+    """White's Bd23 uncovers Red's rook on Yellow's king (a mate in waiting, White's); Red resigns and
+    the check is gone, but Yellow still cannot move: a stalemate in waiting that nobody made.  The page
+    lists it with "credit nobody" (it drew nothing there before the creditor could be none)."""
+    from eightplayer_helpers import make_game
+    from xboard_engine.web.eight import EightGame
+    game = make_game({"d24": "rR", "e24": "wB", "k23": "wR", "g22": "wN"}, active="wrby")
+    game.play_text("Bd23")
+    game.resign()
+    assert game.credit == {3: (None, "s")}
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = EightGame(players=["human"] * 4 + ["random"] * 4, game=game, game_id=4)
+    (data / "8pc-current.json").write_text(json.dumps(saved.to_json()))
+    server = Server(data)
+    try:
+        page = EightPage(driver, server.url + "8pc")
+        credits = page.js("return [...document.querySelectorAll('#credits li')].map(li => li.textContent)")
+        assert credits == ["Yellow: stalemate in waiting, credit nobody"]
+        assert page.statuses_shown()[:4] == ["active", "resigned", "active", "active"]
+    finally:
+        server.stop()

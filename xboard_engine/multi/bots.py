@@ -22,7 +22,12 @@ Algorithms (``Bot(algorithm=...)``):
 
 The search runs on a copy of the game's position with ``push``/``pop``/``pass_turn``; a seat with no
 legal move at a node is eliminated there (as the referee would at the start of its turn), with the
-points of the mate or stalemate to the seat that moved last.  A move that brings the game back to a
+points of the mate or stalemate to the seat that moved last (a mate completed by the mated seat's
+partner goes to an enemy that checks it: E4.5).  An enemy king the mover attacks may be taken (E4.4):
+25 points and that enemy is out, so the searches find it like any capture (it is ordered first).
+Best-Reply Search, where one enemy answers at a time, also counts the bot's king as lost when an
+enemy's reply uncovers an attack on it by another enemy that moves before the bot (that enemy would
+take it); the turn-order searches see such a capture as it is played.  A move that brings the game back to a
 position for the third time ends it drawn there, scored as the referee would end it: outside Teams
 everyone active gets 25 and the side ahead on points wins, so a bot ahead takes the draw and a bot
 behind avoids it.  (Repetitions inside the searched line itself are not looked for.)  Scores are
@@ -43,6 +48,8 @@ ALGORITHMS = ("auto", "brs", "paranoid", "team", "random")
 
 # Material in centipawns per kind (index = kind; 7 is the 1 Point Queen: it moves as a queen).
 MATERIAL = (0, 100, 300, 325, 500, 900, 0, 900)
+# Worth of a victim when ordering captures: an active enemy's king (E4.4) before anything else.
+CAPTURE_ORDER = (0, 100, 300, 325, 500, 900, 5000, 900)
 POINT_CP = 40            # one point of the game's score, in centipawns
 ELIMINATED = 100000      # the bot's own side out of the game (checkmated)
 STALEMATED = 75000       # ... stalemated (Singles and Pairs: nobody gets the 25 points of a mate)
@@ -185,6 +192,13 @@ class _Search:
         for s in self.mine:
             for kind in range(1, 8):
                 self.friend_table[s * 8 + kind] = True
+        # Each seat's own units (which seat attacks a square).
+        self.own_tables = []
+        for s in range(v.players):
+            table = [False] * (OFF + 1)
+            for kind in range(1, 8):
+                table[s * 8 + kind] = True
+            self.own_tables.append(table)
         self.tables = _unit_tables(v)
         self.knight_steps = frozenset(v.knight)
         self.diagonal_steps = frozenset(v.diagonal)
@@ -204,8 +218,8 @@ class _Search:
 
     # ------------------------------------------------------------------ make / unmake
     def make(self, m: Move) -> None:
-        """Push ``m`` for the seat to move, scoring a capture (and a captured king's elimination
-        under Capture The King)."""
+        """Push ``m`` for the seat to move, scoring a capture (a king taken puts its owner out: E4.4,
+        done by ``push`` itself)."""
         pos = self.pos
         B = pos.board
         mover = pos.turn
@@ -219,10 +233,9 @@ class _Search:
             self.points[mover] += gained
             if victim & 7 == KING:
                 owner = victim >> 3
-                pos.eliminate(owner, "k")
                 self.mated[self.side[owner]] += 1
                 extra = ("k", owner)
-        self.undo.append((2 if extra else 1, mover, gained, extra))
+        self.undo.append((1, mover, gained, extra))
 
     def unmake(self) -> None:
         pops, mover, gained, extra = self.undo.pop()
@@ -248,17 +261,23 @@ class _Search:
         points the referee would give (credit to ``credit``, the seat that moved last)."""
         pos = self.pos
         how = "m" if pos.in_check(seat) and not pos.capture_the_king else "s"
+        side = self.side
+        if how == "m" and credit is not None and side[credit] == side[seat]:
+            # E4.5: a mate a partner completes is the checking enemy's.
+            king = pos.kings[seat]
+            credit = next((e for e in pos.active_seats()
+                           if side[e] != side[seat] and pos.attacked(king, self.own_tables[e])), None)
         pos.eliminate(seat, how)
         awards: List[Tuple[int, int]] = []
         if how == "m":
-            self.mated[self.side[seat]] += 1
+            self.mated[side[seat]] += 1
             if self.mode != "teams" and credit is not None and credit != seat:
                 awards.append((credit, self.v.checkmate_points))
         elif self.mode != "teams":
-            others = [s for s in pos.active_seats() if self.side[s] != self.side[seat]]
+            others = [s for s in pos.active_seats() if side[s] != side[seat]]
             shares = self.v.pairs_stalemate_shares if self.mode == "pairs" else self.v.stalemate_shares
-            if credit == seat:
-                awards.append((seat, self.v.self_stalemate_points))
+            if credit is not None and side[credit] == side[seat]:
+                awards.append((credit, self.v.self_stalemate_points))   # by itself or its partner
             elif others:
                 each = shares[min(len(others), len(shares)) - 1]
                 awards.extend((s, each) for s in others)
@@ -382,9 +401,10 @@ class _Search:
                     score -= int(losses[0][0] * HANGING_SECOND)
         return score
 
-    def quiesce(self, alpha: int, beta: int) -> int:
+    def quiesce(self, alpha: int, beta: int, kings: bool = True) -> int:
         """The bot's side to move at a leaf: its best capture against standing pat, the answer
-        judged by the static threats."""
+        judged by the static threats.  ``kings`` False: not the captures of active kings (see
+        ``brs``)."""
         self.tick()
         stand = self.evaluate(self.pos.turn)
         if stand >= beta:
@@ -392,9 +412,12 @@ class _Search:
         pos = self.pos
         B = pos.board
         captures = [m for m in pos.legal_moves() if B[m[1]] and m[3] != CASTLE or m[3] == EP]
+        if not kings:
+            captures = [m for m in captures if B[m[1]] & 7 != KING or B[m[1]] >= GREY * 8]
         if not captures:
             return stand
-        captures.sort(key=lambda m: MATERIAL[B[m[1]] & 7] * 16 - MATERIAL[B[m[0]] & 7] // 100, reverse=True)
+        captures.sort(key=lambda m: CAPTURE_ORDER[B[m[1]] & 7 if B[m[1]] < GREY * 8 else 0] * 16
+                      - MATERIAL[B[m[0]] & 7] // 100, reverse=True)
         best = stand
         if best > alpha:
             alpha = best
@@ -454,9 +477,10 @@ class _Search:
         for seat, m in moves:
             victim = B[m[1]]
             if victim and m[3] != CASTLE:
-                key = 1000000 + MATERIAL[victim & 7] * 16 - MATERIAL[B[m[0]] & 7] // 10
                 if victim >> 3 == GREY:
-                    key -= 500000
+                    key = 500000 + MATERIAL[victim & 7] * 16 - MATERIAL[B[m[0]] & 7] // 10
+                else:
+                    key = 1000000 + CAPTURE_ORDER[victim & 7] * 16 - MATERIAL[B[m[0]] & 7] // 10
             elif m[3] == EP:
                 key = 1000000 + 1600
             elif m[2] != B[m[0]]:
@@ -489,13 +513,34 @@ class _Search:
         state = self.pos.state
         return [s for s in range(self.v.players) if state[s] == ACTIVE and self.side[s] != self.my_key]
 
-    def brs(self, depth: int, alpha: int, beta: int, is_max: bool, ply: int) -> int:
+    def king_lost(self, replier: int) -> bool:
+        """After enemy ``replier``'s move: whether an enemy whose turn comes before the bot's (in the
+        game's order from ``replier``) attacks the bot's king, so that it takes the king (E4.4) before
+        the bot can answer (a discovered attack: the reply itself is answered in time)."""
+        pos = self.pos
+        root = self.root
+        king = pos.kings[root]
+        if not pos.attacked(king, pos.hostile[root]):
+            return False
+        n = self.v.players
+        state = pos.state
+        side = self.side
+        s = (replier + 1) % n
+        while s != root:
+            if state[s] == ACTIVE and side[s] != self.my_key and pos.attacked(king, self.own_tables[s]):
+                return True
+            s = (s + 1) % n
+        return False
+
+    def brs(self, depth: int, alpha: int, beta: int, is_max: bool, ply: int, replier: int = -1) -> int:
         self.tick()
         self.pv[ply] = []
         pos = self.pos
         root = self.root
+        if replier >= 0 and self.king_lost(replier):
+            return -ELIMINATED + ply + self.points_term() // 4        # as root_out_score: the king is lost
         if depth <= 0:
-            return self.quiesce(alpha, beta) if is_max else self.evaluate(None)
+            return self.quiesce(alpha, beta, False) if is_max else self.evaluate(None)
         if is_max:
             moves = pos.legal_moves(root)
             if not moves:
@@ -503,6 +548,10 @@ class _Search:
                 value = self.root_out_score(ply)
                 self.unmake()
                 return value
+            # An enemy king the bot attacks here has had its turn to answer in the real game (all
+            # enemies move between two moves of the bot; BRS plays one of them): not taken.
+            B = pos.board
+            moves = [m for m in moves if B[m[1]] & 7 != KING or B[m[1]] >= GREY * 8] or moves
             best = -INFINITE
             for seat, m in self.order([(root, m) for m in moves], ply, True):
                 self.make(m)
@@ -535,7 +584,7 @@ class _Search:
                 pos.pass_turn(e)
                 self.make(m)
                 pos.pass_turn(root)
-                value = self.brs(depth - 1, alpha, beta, True, ply + 1)
+                value = self.brs(depth - 1, alpha, beta, True, ply + 1, e)
                 pos.pop()
                 self.unmake()
                 pos.pop()

@@ -7,8 +7,10 @@ A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign
 its list of actions, so a record replays exactly (``from_record``).
 """
 import copy as _copy
+import operator
 import random
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+import re
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import IllegalMoveError, RulesError
 from ..moves import Move
@@ -16,7 +18,7 @@ from .notation import move_text as _move_text, parse_move as _parse_move
 from .position import ACTIVE, OUT_STATES, ZOMBIE, MultiPosition
 from .rules import GREY, KIND_LETTERS, KING, MultiVariant, get_multi_variant
 
-__all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES"]
+__all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES", "RulesOptionError", "InvalidSeatError"]
 
 MODES = ("singles", "pairs", "teams")
 
@@ -37,7 +39,16 @@ OPTION_NAMES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
 
 
 class RulesOptionError(RulesError):
-    """An option that does not exist, has a bad value, or does not apply to the mode."""
+    """An option that does not exist, has a bad value, or does not apply to the mode (also a bad
+    seed, the Zombie King's random moves' number)."""
+
+
+class InvalidSeatError(RulesError, IndexError):
+    """A seat (0 White .. 7 Black) or team number that the game does not have."""
+
+
+_ON = ("1", "true", "yes", "on")
+_OFF = ("0", "false", "no", "off")
 
 
 class Options(NamedTuple):
@@ -56,9 +67,14 @@ class Options(NamedTuple):
     @classmethod
     def make(cls, mode: str, given: Optional[Dict[str, object]] = None) -> "Options":
         """Options from a dict (values may be text, as from a command line); raises RulesOptionError."""
-        given = dict(given or {})
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise RulesOptionError(f"options are a dict of option names and values, not {given!r}")
         values: Dict[str, object] = {}
         for name, value in given.items():
+            if not isinstance(name, str):
+                raise RulesOptionError(f"an option name is text, not {name!r}")
             key = name.replace("-", "_")
             if key not in OPTION_NAMES:
                 raise RulesOptionError(f"unknown option {name!r}; known: {', '.join(OPTION_NAMES)}")
@@ -68,19 +84,21 @@ class Options(NamedTuple):
             if key == "custom_points":
                 values[key] = _points(value)
             elif key == "checkmates_needed":
-                try:
-                    n = int(value)  # type: ignore[arg-type]
-                except (TypeError, ValueError):
-                    n = 0
+                # A whole number (or its digits, as from a command line); not True, not 2.7.
+                n = _whole(value)
                 if n not in (1, 2, 3, 4):
                     raise RulesOptionError(f"checkmates_needed is 1, 2, 3 or 4, not {value!r}")
                 values[key] = n
             else:
-                if isinstance(value, str):
-                    if value.lower() not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-                        raise RulesOptionError(f"option {name!r} is on or off, not {value!r}")
-                    value = value.lower() in ("1", "true", "yes", "on")
-                values[key] = bool(value)
+                if isinstance(value, str) and value.strip().lower() in _ON + _OFF:
+                    value = value.strip().lower() in _ON
+                elif value is None or (not isinstance(value, bool) and _whole(value) == 0):
+                    value = False
+                elif not isinstance(value, bool) and _whole(value) == 1:
+                    value = True
+                if not isinstance(value, bool):
+                    raise RulesOptionError(f"option {name!r} is on or off, not {value!r}")
+                values[key] = value
         return cls(**values)  # type: ignore[arg-type]
 
     def as_dict(self) -> Dict[str, object]:
@@ -92,24 +110,42 @@ class Options(NamedTuple):
         return out
 
 
+def _whole(value: object) -> Optional[int]:
+    """``value`` as a whole number if it is one (an int, not a bool; or text of digits), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        return int(value.strip()) if re.fullmatch(r"\s*[0-9]+\s*", value) else None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def _points(value: object) -> Tuple[Tuple[str, int], ...]:
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         items = list(value.items())
-    else:
+    elif isinstance(value, str):
         items = []
-        for part in str(value).replace(" ", ",").split(","):
+        for part in value.replace(" ", ",").split(","):
             if part:
                 items.append((part[:1], part[1:]))
+    else:
+        raise RulesOptionError(f"custom_points are text such as P1,N3,B3,R5,Q9,K25, not {value!r}")
+    if not items:
+        raise RulesOptionError(f"custom_points: no values in {value!r} (e.g. P1,N3,B3,R5,Q9,K25)")
     out = []
     for letter, number in items:
         letter = str(letter).upper()
-        if letter not in "PNBRQK" or not letter:
+        if letter not in "PNBRQK" or len(letter) != 1:
             raise RulesOptionError(f"custom_points: {letter!r} is not one of P N B R Q K")
-        try:
-            out.append((letter, int(number)))  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise RulesOptionError(f"custom_points: the value of {letter} is a whole number, not {number!r}") \
-                from None
+        if any(given == letter for given, _ in out):
+            raise RulesOptionError(f"custom_points: {letter} is given twice in {value!r}")
+        points = _whole(number)
+        if points is None or points < 0:
+            raise RulesOptionError(f"custom_points: the value of {letter} is a whole number of points, 0 or more, "
+                                   f"not {number!r}")
+        out.append((letter, points))
     return tuple(out)
 
 
@@ -153,11 +189,16 @@ class Game:
         self.values = values
         self.needed = opts.checkmates_needed or v.team_checkmates
         # A Zombie King moves at random: from a recorded seed, so a record replays the same game.
-        self.seed = seed if seed is not None else random.randrange(1 << 31)
+        if seed is not None and (isinstance(seed, str) or _whole(seed) is None):
+            raise RulesOptionError(f"the seed is a whole number, not {seed!r}")
+        self.seed = operator.index(seed) if seed is not None else random.randrange(1 << 31)
         self.rng = random.Random(self.seed)
         self.scores = [0] * n
         self.taken = [[0] * n for _ in range(n)]       # taken[victim][taker]: points taken
-        self.credit: Dict[int, Tuple[int, str]] = {}  # seat in waiting -> (creditor, "m" or "s")
+        self.credit: Dict[int, Tuple[Optional[int], str]] = {}  # seat in waiting -> (creditor, "m" or "s")
+        # E4.5: the enemies checking each seat, with when each check came (the last one is credited
+        # with a mate its partner completes).
+        self.checks: Dict[int, Dict[int, Tuple[int, int]]] = {}
         self.stuck: Dict[int, str] = {}               # seat -> "m"/"s" if it could not move now
         self.team_mates = [0] * len(v.teams)           # members of each team checkmated
         self.team_stalemates = [0] * len(v.teams)
@@ -166,6 +207,7 @@ class Game:
         self.set_number = 1
         self.result: Optional[GameResult] = None
         self.seen: Dict[int, int] = {}
+        self._track_checks(None)
         self._refresh_stuck()
         self._start_turn()
 
@@ -179,12 +221,23 @@ class Game:
     def over(self) -> bool:
         return self.result is not None
 
+    def _seat(self, seat: object) -> int:
+        """``seat`` if the game has it (0 White .. 7 Black), else InvalidSeatError."""
+        try:
+            s = operator.index(seat) if not isinstance(seat, bool) else -1  # type: ignore[arg-type]
+        except TypeError:
+            s = -1
+        if not 0 <= s < self.v.players:
+            raise InvalidSeatError(f"no seat {seat!r}: the seats are 0 (White) to {self.v.players - 1} "
+                                   f"({self.v.seats[-1].colour})")
+        return s
+
     def seat_name(self, seat: int) -> str:
-        return self.v.seats[seat].colour
+        return self.v.seats[self._seat(seat)].colour
 
     def status(self, seat: int) -> str:
         """``active``, ``zombie`` or how the seat left the game."""
-        st = self.position.state[seat]
+        st = self.position.state[self._seat(seat)]
         return "active" if st == ACTIVE else "zombie" if st == ZOMBIE else OUT_STATES[st]
 
     def legal_moves(self) -> List[Move]:
@@ -199,14 +252,20 @@ class Game:
         return _parse_move(self.position, text)
 
     def pair_score(self, seat: int) -> int:
+        seat = self._seat(seat)
         p = self.v.partner[seat]
         return self.scores[seat] + (self.scores[p] if p >= 0 else 0)
 
     def team_score(self, team: int) -> int:
-        return sum(self.scores[s] for s in self.v.teams[team])
+        teams = self.v.teams
+        if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < len(teams):
+            raise InvalidSeatError(f"no team {team!r}: the teams are 0 ({self.v.team_names[0]}) to "
+                                   f"{len(teams) - 1} ({self.v.team_names[-1]})")
+        return sum(self.scores[s] for s in teams[team])
 
     def claim_allowed(self, seat: int) -> bool:
         """E5: two players left, ``seat`` to move and ahead by 26 or more (pair totals in Pairs)."""
+        seat = self._seat(seat)
         if self.result or self.mode == "teams" or self.options.last_king_standing or seat != self.position.turn:
             return False
         active = self.position.active_seats()
@@ -244,7 +303,7 @@ class Game:
 
     def claim(self, seat: Optional[int] = None) -> None:
         """E5: the leader of the last two claims the game, resigning and giving the other 25 points."""
-        s = self.position.turn if seat is None else seat
+        s = self.position.turn if seat is None else self._seat(seat)
         if not self.claim_allowed(s):
             raise IllegalMoveError(f"{self.seat_name(s)} cannot claim the game now (two players left, "
                                    f"on its move, ahead by 26 or more)")
@@ -258,9 +317,9 @@ class Game:
 
     # ================================================================ inside
     def _check_turn(self, seat: Optional[int], what: str) -> int:
+        s = self.position.turn if seat is None else self._seat(seat)
         if self.result:
             raise IllegalMoveError("the game is over")
-        s = self.position.turn if seat is None else seat
         if s != self.position.turn:
             raise IllegalMoveError(f"{self.seat_name(s)} can {what} only on its own move")
         return s
@@ -275,7 +334,9 @@ class Game:
         pos = self.position
         v = self.v
         mover = pos.turn
-        if self.actions and mover <= self.actions[-1][0] and self.actions[-1][1] == "move":
+        # A set: one move of each remaining player (numbered as the record numbers it).
+        last = next((a[0] for a in reversed(self.actions) if a[1] == "move"), -1)
+        if last >= 0 and mover <= last:
             self.set_number += 1
         # Before the move: the escapes of seats in waiting and who covers them (the stealing rule).
         cover_before = {t: self._coverage(t) for t in self.credit}
@@ -290,9 +351,14 @@ class Game:
             points = self.values[victim & 7]
             self._award(mover, points)
             self.taken[owner][mover] += points
-            if victim & 7 == KING:          # only under Capture The King
-                pos.eliminate(owner, "k")
-                self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}")
+            if victim & 7 == KING:
+                # E4.4 (and Capture The King): push has put the owner out; its mate or stalemate in
+                # waiting, if any, is gone with it.
+                self.credit.pop(owner, None)
+                self.stuck.pop(owner, None)
+                self.checks.pop(owner, None)
+                self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}"
+                          + (f", +{points} {self.seat_name(mover)}" if points else ""))
                 if self._check_end():
                     return
         if self.options.checkpoints:
@@ -305,6 +371,7 @@ class Game:
                     return
                 self._award(mover, table[len(newly) - 1])
                 self._note(f"{self.seat_name(mover)} checks {len(newly)} king(s): +{table[len(newly) - 1]}")
+        self._track_checks(mover)
         self._update_credits(mover, cover_before)
         if self.options.immediate_checkmate:
             for t, kind in list(self.stuck.items()):
@@ -337,22 +404,67 @@ class Game:
         self.stuck = {t: ("m" if pos.in_check(t) else "s") for t in pos.active_seats() if not pos.has_legal_move(t)}
         return self.stuck
 
-    def _update_credits(self, mover: int, cover_before: Dict[int, Dict[int, set]]) -> None:
-        """E4.2: credit new mates and stalemates to the mover, let it steal a mate it now covers, and
-        clear the credit of a seat that can move again (the save)."""
+    def _track_checks(self, mover: Optional[int]) -> None:
+        """Keep ``checks``: for each active seat in check, the enemies whose units attack its king and
+        when each check came (E4.5).  Of checks that come with one move, the mover's counts as the
+        last; others by turn, the enemy whose turn comes first after the move as the later (it would
+        be the first to take the king, E4.4)."""
+        pos = self.position
+        n = self.v.players
+        stamp = len(self.actions)
+        after = pos.turn if mover is None else mover
+        checks = {}
+        for t in pos.active_seats():
+            if not pos.in_check(t):
+                continue
+            old = self.checks.get(t, {})
+            king = pos.kings[t]
+            now = {}
+            for i in range(1, n + 1):
+                e = (after + i) % n
+                if e != t and self.teams[e] != self.teams[t] and pos.is_active(e) and pos.attacked_by_seat(king, e):
+                    now[e] = old.get(e, (stamp, n if e == mover else n - i))
+            checks[t] = now
+        self.checks = checks
+
+    def _last_checker(self, t: int) -> Optional[int]:
+        """The enemy whose check on seat ``t`` came last (E4.5), or None if ``t`` is not in check."""
+        checks = self.checks.get(t)
+        if not checks:
+            return None
+        return max(checks, key=lambda e: checks[e])
+
+    def _creditor(self, t: int, kind: str, mover: Optional[int]) -> Optional[int]:
+        """Who is credited with a mate or stalemate of seat ``t`` that ``mover``'s action has just made
+        (E4.2, E4.5): an enemy mover; a partner mover for a stalemate (the pair's 25) or, for a mate,
+        the enemy whose check came last; after an action that is not a move, the enemy whose check
+        came last for a mate and nobody for a stalemate."""
+        if mover is not None and (self.teams[mover] != self.teams[t] or kind == "s"):
+            return mover
+        return self._last_checker(t) if kind == "m" else None
+
+    def _update_credits(self, mover: Optional[int], cover_before: Dict[int, Dict[int, set]]) -> None:
+        """E4.2: credit new mates and stalemates (to the mover, or as E4.5 says when the mover is the
+        player's partner), let the mover steal a mate it now covers, and clear the credit of a seat
+        that can move again (the save).  ``mover`` None: after a resignation, time-out or elimination
+        (no move; its units turning grey may free a player in waiting, whose credit then lapses)."""
         before = dict(self.stuck)
         after = self._refresh_stuck()
         for t in list(self.credit):
             if t not in after:
-                creditor = self.credit.pop(t)[0]
-                self._note(f"{self.seat_name(mover)} saves {self.seat_name(t)} (was credited to "
-                           f"{self.seat_name(creditor)})")
+                creditor, kind = self.credit.pop(t)
+                was = "" if creditor is None else f" (was credited to {self.seat_name(creditor)})"
+                if mover is None:
+                    self._note(f"{self.seat_name(t)} can move again: its {_WORD[kind]} in waiting is gone{was}")
+                else:
+                    self._note(f"{self.seat_name(mover)} saves {self.seat_name(t)}{was}")
         for t, kind in after.items():
             if t not in before or before[t] != kind:
-                self.credit[t] = (mover, kind)
+                self.credit[t] = (self._creditor(t, kind, mover), kind)
                 continue
             held = self.credit.get(t)
-            if held is None or held[0] == mover or t not in cover_before:
+            if mover is None or held is None or held[0] == mover or held[0] is None or t not in cover_before \
+                    or self.teams[mover] == self.teams[t]:
                 continue
             c = held[0]
             now = self._coverage(t)
@@ -396,8 +508,14 @@ class Game:
                 self.stuck.pop(partner, None)
                 pos.eliminate(partner, "m")
                 self._out(partner, "m", creditor, f"{self.seat_name(partner)} is knocked out with its partner")
-        self._refresh_stuck()
+        self._after_leaving()
         self._check_end()
+
+    def _after_leaving(self) -> None:
+        """A player has left without a move: its units are grey now, which may free a player whose
+        mate or stalemate was waiting (its credit lapses) or turn one into the other."""
+        self._track_checks(None)
+        self._update_credits(None, {})
 
     def _out(self, seat: int, kind: str, creditor: Optional[int], words: str) -> None:
         """Points and team counts for a seat that has just left the game (kind: an OUT_STATES letter)."""
@@ -436,7 +554,7 @@ class Game:
             self.credit.pop(s, None)
             pos.eliminate(s, ZOMBIE, keep_king=True)
             self._note(f"{self.seat_name(s)} {words}: its king plays on as a zombie")
-            self._refresh_stuck()
+            self._after_leaving()
             if not self._check_end():
                 self._start_turn()          # the zombie king makes this move at random
             return
@@ -467,7 +585,7 @@ class Game:
                     self._award(w, each)
                 text += f", +{each} to " + ", ".join(self.seat_name(w) for w in winners)
         self._note(text)
-        self._refresh_stuck()
+        self._after_leaving()
         if not self._check_end():
             self._start_turn()
 
@@ -539,6 +657,7 @@ class Game:
         other.scores = list(self.scores)
         other.taken = [list(row) for row in self.taken]
         other.credit = dict(self.credit)
+        other.checks = {t: dict(c) for t, c in self.checks.items()}
         other.stuck = dict(self.stuck)
         other.team_mates = list(self.team_mates)
         other.team_stalemates = list(self.team_stalemates)
@@ -569,24 +688,43 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
-        game = cls(data.get("mode", "singles"), data.get("options") or {}, data.get("start"), data.get("seed"))
-        game.replay(data.get("actions", []))
+        """The game of ``to_dict`` (raises RulesError naming the field at fault)."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"a saved game is a dict (mode, options, seed, start, actions), not {data!r}")
+        mode = data.get("mode", "singles")
+        if not isinstance(mode, str):
+            raise RulesOptionError(f"the mode is text ({', '.join(MODES)}), not {mode!r}")
+        actions = data.get("actions", [])
+        if not isinstance(actions, (list, tuple)):
+            raise IllegalMoveError(f"the actions are a list of [seat, kind, text], not {actions!r}")
+        game = cls(mode, data.get("options") or {}, data.get("start"), data.get("seed"))
+        game.replay(actions)
         return game
 
     def replay(self, actions: Sequence[Sequence[object]]) -> None:
-        """Apply actions ``[seat, kind, text]`` (zombie moves are the game's own and are skipped)."""
-        for seat, kind, text in actions:
+        """Apply actions ``[seat, kind, text]`` (zombie moves are the game's own and are skipped);
+        raises RulesError naming the action at fault."""
+        for number, action in enumerate(actions, 1):
+            if not isinstance(action, (list, tuple)) or len(action) != 3:
+                raise IllegalMoveError(f"action {number}: an action is [seat, kind, text], not {action!r}")
+            seat, kind, text = action
+            try:
+                seat = self._seat(seat)
+            except InvalidSeatError as error:
+                raise InvalidSeatError(f"action {number} {list(action)!r}: {error}") from None
+            if not isinstance(text, str):
+                raise IllegalMoveError(f"action {number} {list(action)!r}: the text is a string, not {text!r}")
             if self.result:
                 raise IllegalMoveError(f"action {text!r} after the end of the game")
             if kind == "move":
-                if self.position.state[int(seat)] == ZOMBIE:
+                if self.position.state[seat] == ZOMBIE:
                     continue
-                if int(seat) != self.position.turn:
-                    raise IllegalMoveError(f"move {text!r} by {self.seat_name(int(seat))}, but "
+                if seat != self.position.turn:
+                    raise IllegalMoveError(f"move {text!r} by {self.seat_name(seat)}, but "
                                            f"{self.seat_name(self.position.turn)} is to move")
-                self.play_text(str(text))
+                self.play_text(text)
             elif kind in ("resign", "timeout", "claim"):
-                getattr(self, kind)(int(seat))
+                getattr(self, kind)(seat)
             else:
                 raise IllegalMoveError(f"unknown action {kind!r}")
 

@@ -192,7 +192,7 @@ def move_text(pos: "MultiPosition", m: Move, colon: bool = False, legal: Optiona
     return text
 
 
-_MOVE = re.compile(r"^([NBRQK])?([a-x])?(\d{1,2})?[:-]?([a-x])(\d{1,2})(?:=?([NBRQnbrq]))?[+#!?]*$")
+_MOVE = re.compile(r"^([NBRQK])?([a-x])?(\d{1,2})?([:-]?)([a-x])(\d{1,2})(?:=?([NBRQnbrq]))?[+#!?]*$")
 
 
 def parse_move(pos: "MultiPosition", text: str, legal: Optional[List[Move]] = None) -> Move:
@@ -203,10 +203,15 @@ def parse_move(pos: "MultiPosition", text: str, legal: Optional[List[Move]] = No
     tokens = text.split()
     if not tokens:
         raise IllegalMoveError("no move given")
-    for token in tokens[:-1]:
+    for i, token in enumerate(tokens[:-1]):
         t = token.rstrip(".")
         if t.isdigit():
             continue
+        if token in ("N", "B", "R", "Q", "K") and i == len(tokens) - 2:
+            # "N d3": a piece letter cut off from its square, not Black's (n) or Blue's (b) move.
+            raise IllegalMoveError(f"cannot read {text!r}: {token} is a piece letter; write it with its square "
+                                   f"({token}{tokens[-1]}); players are named by lower-case colour letters "
+                                   f"or Roman numerals (1 n. {token}{tokens[-1]})")
         named = v.seat_by_text(t)
         if named is None:
             raise IllegalMoveError(f"cannot read {token!r} in {text!r} (a move number, colour letter or "
@@ -230,7 +235,7 @@ def parse_move(pos: "MultiPosition", text: str, legal: Optional[List[Move]] = No
     match = _MOVE.match(word)
     if not match:
         raise IllegalMoveError(f"cannot read the move {word!r} (e.g. h3, Nf3, ed5, O-O, e11=Q, h2h3)")
-    piece, ffile, frank, tfile, trank, promo = match.groups()
+    piece, ffile, frank, sign, tfile, trank, promo = match.groups()
     to = v.by_name.get(tfile + trank)
     if to is None:
         raise IllegalMoveError(f"no square {tfile + trank!r} on the board")
@@ -252,6 +257,13 @@ def parse_move(pos: "MultiPosition", text: str, legal: Optional[List[Move]] = No
         if not promo and m[2] != B[m[0]] and m[3] != CASTLE and len(pos.promotion_kinds) > 1:
             continue
         found.append(m)
+    if sign == ":":
+        # E6: the colon marks a capture; a move that captures nothing is not written with one.
+        quiet = [m for m in found if not pos.is_capture(m)]
+        if quiet and len(quiet) == len(found):
+            raise IllegalMoveError(f"{word!r} marks a capture with ':', but {v.names[to]} holds nothing to "
+                                   f"capture (write {move_text(pos, quiet[0], legal=legal)})")
+        found = [m for m in found if pos.is_capture(m)]
     if len(found) == 1:
         return found[0]
     if not found:

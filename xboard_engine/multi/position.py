@@ -3,8 +3,14 @@ moves for any seat, attacks and check (E3), and elimination as a reversible chan
 
 Scoring, credits and the end of the game are the referee's (``game.Game``); the search uses this
 class alone.  Which seats are enemies is fixed by the mode: ``hostile[s][code]`` says whether a unit
-checks seat ``s``'s king, ``capturable[s][code]`` whether seat ``s`` may capture it (grey units: yes;
-an active king: only under Capture The King).
+checks seat ``s``'s king, ``capturable[s][code]`` whether seat ``s`` may capture it (enemies' units,
+their kings included, and grey units; never a teammate's).
+
+An enemy king is captured like any unit (E4.4): a king that stands attacked when another enemy's turn
+comes may be taken by that enemy.  ``push`` of such a move also eliminates the king's owner ("king
+captured": its units turn grey, its castling rights and en-passant chances go) in the same undo step,
+so ``pop`` restores both.  Legality stays E3.5: a move may not leave the mover's own king attacked by
+an active enemy, and the units of a king the move captures are no longer active.
 """
 import random
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -81,7 +87,7 @@ class MultiPosition:
             board[sq] = EMPTY
         self.board = board
         # hostile[s][code]: the unit can check seat s (an active enemy's); capturable[s][code]: s may
-        # take it (enemies' and grey units; kings of active seats only under Capture The King).
+        # take it (enemies' units, their kings too (E4.4), and grey units).
         self.hostile = []
         self.capturable = []
         for s in range(n):
@@ -91,7 +97,7 @@ class MultiPosition:
                 if self.teams[t] != self.teams[s]:
                     for kind in range(1, 8):
                         hostile[t * 8 + kind] = True
-                        capturable[t * 8 + kind] = kind != KING or capture_the_king
+                        capturable[t * 8 + kind] = True
             for kind in range(1, 8):
                 capturable[GREY * 8 + kind] = True
             self.hostile.append(hostile)
@@ -326,7 +332,8 @@ class MultiPosition:
 
     def legal_moves(self, seat: Optional[int] = None) -> List[Move]:
         """Legal moves of ``seat`` (default: the seat to move): no move leaves its own king attacked
-        by an active enemy (E3.5; none are removed under Capture The King)."""
+        by an active enemy (E3.5; none are removed under Capture The King).  Taking an enemy king the
+        seat attacks is one of them (E4.4)."""
         s = self.turn if seat is None else seat
         if self.state[s] not in (ACTIVE, ZOMBIE):
             return []
@@ -359,7 +366,14 @@ class MultiPosition:
             if kind == EP:
                 taken = B[m[4]]
                 B[m[4]] = EMPTY
-            safe = not self.attacked(to if frm == king else king, hostile)
+            if captured & 7 == KING and captured < GREY * 8:
+                # E4.4: the owner of the king taken is out with the move; its units attack no more.
+                table = list(hostile)
+                for k in range(captured - KING, captured + 2):
+                    table[k] = False
+                safe = not self.attacked(to if frm == king else king, table)
+            else:
+                safe = not self.attacked(to if frm == king else king, hostile)
             if kind == EP:
                 B[m[4]] = taken
             B[to] = captured
@@ -389,7 +403,8 @@ class MultiPosition:
 
     # ================================================================ make / unmake
     def push(self, m: Move) -> None:
-        """Make legal move ``m`` of the seat to move; the turn passes to the next active seat."""
+        """Make legal move ``m`` of the seat to move; the turn passes to the next active seat.  A move
+        that takes an enemy king also puts the king's owner out of the game, state ``k`` (E4.4)."""
         if m.__class__ is not Move:
             raise IllegalMoveError(f"push takes a Move from legal_moves(), not {m!r}")
         frm, to, placed, kind, sq2, to2, placed2 = m
@@ -422,7 +437,23 @@ class MultiPosition:
                 if code & 7 == KING and code >> 3 < GREY:
                     kings[code >> 3] = sq
             B[sq] = code
-        self._stack.append((m, changes, mover, self.rights, self.ep, self.clock, self.hash, None))
+        states = None
+        if captured & 7 == KING and captured < GREY * 8:
+            # E4.4: the king's owner is out; its units turn grey (undone with the move by pop).
+            victim = captured >> 3
+            grey = units[GREY]
+            for sq in list(units[victim]):
+                code = B[sq]
+                changes.append((sq, code))
+                grey[sq] = None
+                h ^= zp[code][sq] ^ zp[code + (GREY - victim) * 8][sq]
+                B[sq] = code + (GREY - victim) * 8
+            units[victim].clear()
+            states = self.state
+            self.state = list(states)
+            h ^= keys.state[victim][states[victim]] ^ keys.state[victim]["k"]
+            self.state[victim] = "k"
+        self._stack.append((m, changes, mover, self.rights, self.ep, self.clock, self.hash, states))
         rights = self.rights
         if rights:
             kept = self.v.rights_kept
@@ -471,7 +502,7 @@ class MultiPosition:
             B[sq] = before
         if states is not None:
             self.state = states
-        else:
+        if m is not None:
             self.moves_made -= 1
         return m
 
@@ -545,7 +576,9 @@ class MultiPosition:
         return h
 
     def perft(self, depth: int) -> int:
-        """Leaf count ``depth`` moves deep in turn order (no eliminations happen on the way)."""
+        """Leaf count ``depth`` moves deep in turn order.  A king taken on the way puts its owner out
+        (E4.4, part of ``push``); mates and stalemates are not judged (a seat without a move ends
+        the line)."""
         moves = self.legal_moves()
         if depth <= 1:
             return len(moves) if depth == 1 else 1

@@ -14,10 +14,12 @@
     {Yellow resigns, +25 to White}
 
 Players may be named by colour letter or Roman numeral; ``{...}`` are comments (what the referee
-said), read back as nothing: the moves alone replay the game.
+said), read back as nothing: the moves alone replay the game.  Reading checks what the record states
+against the replay: each line's set number (where given), and the ``Scores``, ``Result`` and
+``Termination`` tags; the ``Seed`` tag is a whole number (a Zombie King's moves come from it).
 """
 import re
-from typing import TYPE_CHECKING, Dict, Optional, Type
+from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type
 
 from ..errors import IllegalMoveError, RulesError
 
@@ -26,6 +28,28 @@ if TYPE_CHECKING:
 
 _LEAVE_WORDS = {"resigns": "resign", "runs out of time": "timeout", "times out": "timeout", "claims": "claim"}
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]$')
+
+
+def _result_tags(game: "Game") -> Dict[str, str]:
+    """The tags that follow from the play: Scores, Result and (at the end) Termination."""
+    v = game.v
+    tags = {"Scores": ", ".join(f"{v.seats[s].colour} {game.scores[s]}" for s in range(v.players))}
+    if game.result:
+        tags["Result"] = ", ".join(v.seats[s].colour for s in game.result.winners) or "draw"
+        tags["Termination"] = game.result.reason
+    else:
+        tags["Result"] = "*"
+    return tags
+
+
+def next_set_number(set_number: int, last: int, seat: int, kind: str) -> Tuple[int, int]:
+    """The set number of an action and the seat of the last move after it, from those before it (a
+    new set starts with a move by a seat at or before the last seat that moved)."""
+    if kind == "move":
+        if last >= 0 and seat <= last:
+            set_number += 1
+        last = seat
+    return set_number, last
 
 
 def write_record(game: "Game", numerals: bool = False, players: Optional[Dict[int, str]] = None) -> str:
@@ -40,12 +64,7 @@ def write_record(game: "Game", numerals: bool = False, players: Optional[Dict[in
         tags.append(("Start", start))
     for s, name in sorted((players or {}).items()):
         tags.append((v.seats[s].colour, name))
-    tags.append(("Scores", ", ".join(f"{v.seats[s].colour} {game.scores[s]}" for s in range(v.players))))
-    if game.result:
-        tags.append(("Result", ", ".join(v.seats[s].colour for s in game.result.winners) or "draw"))
-        tags.append(("Termination", game.result.reason))
-    else:
-        tags.append(("Result", "*"))
+    tags.extend(_result_tags(game).items())
     lines = [f'[{k} "{val}"]' for k, val in tags] + [""]
     notes: Dict[int, list] = {}
     for index, words in game.log:
@@ -55,10 +74,7 @@ def write_record(game: "Game", numerals: bool = False, players: Optional[Dict[in
     set_number = 1
     last = -1
     for i, (seat, kind, text) in enumerate(game.actions):
-        if kind == "move" and last >= 0 and seat <= last:
-            set_number += 1
-        if kind == "move":
-            last = seat
+        set_number, last = next_set_number(set_number, last, seat, kind)
         who = v.seats[seat].numeral if numerals else v.seats[seat].letter
         lines.append(f"{set_number} {who}. {text}")
         for words in notes.get(i + 1, []):
@@ -87,11 +103,14 @@ def read_record(cls: "Type[Game]", text: str) -> "Game":
         options[key.strip()] = value.strip() if value else True
     seed = tags.get("Seed")
     try:
+        if seed is not None and not re.fullmatch(r"-?[0-9]+", seed.strip()):
+            raise RulesError(f"the Seed tag is a whole number, not {seed!r} (a Zombie King's moves come from it)")
         game = cls(tags.get("Mode", "singles"), options, tags.get("Start"),
-                   int(seed) if seed and seed.isdigit() else None)
+                   int(seed) if seed is not None else None)
     except RulesError as error:
         raise RulesError(f"record tags: {error}") from None
     v = game.v
+    set_number, last = 1, -1
     for number, line in actions:
         parts = line.split()
         try:
@@ -102,6 +121,10 @@ def read_record(cls: "Type[Game]", text: str) -> "Game":
             if seat is None:
                 raise IllegalMoveError(f"{parts[start]!r} names no player")
             rest = " ".join(parts[start + 1:])
+            set_number, last = next_set_number(set_number, last, seat,
+                                               "move" if rest not in _LEAVE_WORDS else _LEAVE_WORDS[rest])
+            if start and int(parts[0].rstrip(".")) != set_number:
+                raise IllegalMoveError(f"set {parts[0].rstrip('.')} given, but this is set {set_number}")
             if rest not in _LEAVE_WORDS and game.status(seat) == "zombie":
                 continue                    # a Zombie King's moves are the game's own (its seed)
             if game.over:
@@ -112,4 +135,10 @@ def read_record(cls: "Type[Game]", text: str) -> "Game":
                 game.replay([(seat, "move", rest)])
         except RulesError as error:
             raise RulesError(f"record line {number} ({line!r}): {error}") from None
+    replayed = _result_tags(game)
+    for name in ("Scores", "Result", "Termination"):
+        value = replayed.get(name)
+        if name in tags and tags[name] != value:
+            raise RulesError(f"record tags: the {name} tag says {tags[name]!r}, but "
+                             + (f"the moves give {value!r}" if value is not None else "the game is not over"))
     return game

@@ -208,7 +208,9 @@ function openChooser(options, seat) {
 function closeChooser() { $("chooser").hidden = true; }
 
 function creditWords(seat, credit) {
-  return `${seatName(seat)}: ${credit.kind} in waiting, credit ${seatName(credit.creditor)}`;
+  // The creditor is null when nobody made it (a resignation left the player without a move).
+  const who = credit.creditor === null ? "nobody" : seatName(credit.creditor);
+  return `${seatName(seat)}: ${credit.kind} in waiting, credit ${who}`;
 }
 
 function renderPanel() {
