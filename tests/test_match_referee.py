@@ -395,6 +395,14 @@ def test_depth_only_time_control_does_not_tell_engines_their_clock_is_zero(tmp_p
     assert not [line for line in received if line in ("time 0", "otim 0")], received
 
 
+def test_nodes_limit_over_cecp_is_nodes_per_move():
+    """nodes= alone: the referee sends ``st 1`` and ``nps N`` (as cutechess-cli does), so an engine
+    searches N nodes a move; with ``nps`` and the clockless ``level`` alone ours thought for minutes."""
+    record = play_game(ours(), ours(), "normal", TimeControl.parse(nodes="2000"), adjudication=Adjudication(maxmoves=3))
+    assert record.reason == "Draw by maximum game length", record
+    assert max(record.move_seconds) < 5, record.move_seconds
+
+
 def test_subsecond_st_is_not_forfeited_by_an_engine_keeping_the_time_it_was_told():
     """st=0.3: the referee sends ``st 1`` (CECP st takes whole seconds) but forfeits after 0.3 s +
     margin; our engine, using the second it was given, loses on its first move."""

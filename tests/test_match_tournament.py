@@ -129,6 +129,49 @@ def test_resume_after_kill_loses_and_duplicates_nothing(tmp_path):
         _check_replay(game)
 
 
+def _processes_mentioning(text):
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if text.encode() in handle.read():
+                    found.append(int(pid))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_to_the_match_alone_stops_it_with_its_games_and_engines(tmp_path, signum):
+    """kill -INT or kill PID, sent to xboard-match alone (not its process group, as Ctrl-C is) in the
+    middle of two games: it stops at once, and no worker nor engine is left running."""
+    marker = str(tmp_path / "engine.log")
+    engine = f"{ENGINE} --log {marker}"
+    args = ["-engine", "name=a", f"cmd={engine}", "-engine", "name=b", f"cmd={engine}", "-each", "tc=60",
+            "-variant", "normal", "-games", "4", "-concurrency", "2", "-event", marker,
+            "-pgnout", str(tmp_path / "games.pgn")]
+    proc = subprocess.Popen([sys.executable, "-m", "xboard_engine.match", *args], env=ENV, cwd=str(ROOT),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_processes_mentioning(marker)) < 7 and time.monotonic() < deadline:   # match, 2 workers, 4 engines
+            time.sleep(0.2)
+        assert len(_processes_mentioning(marker)) >= 7
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)        # the workers hold its pipes: they are gone too
+        assert proc.returncode == 130 and "interrupted" in err
+        deadline = time.monotonic() + 10
+        while _processes_mentioning(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _processes_mentioning(marker) == []
+    finally:
+        for pid in _processes_mentioning(marker):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def test_python_api_run_match():
     ours = EngineConfig("ours", ENGINE)
     result = run_match([ours, ours._replace(name="ours-2")], "8piece-2019",

@@ -10,7 +10,9 @@ movecount=N score=CP, -resign movecount=N score=CP [twosided=true], -maxmoves N,
 -sprt elo0=E elo1=E alpha=A beta=B, -pgnout FILE, -recover, -resume, -event NAME, -seed N,
 -cluster ADDRESS (Dask scheduler), -help.
 """
+import signal
 import sys
+import threading
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import UnknownVariantError
@@ -191,6 +193,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not argv or argv[0] in ("-help", "--help", "-h"):
         print(__doc__)
         return 0
+    # `kill PID` stops the match as Ctrl-C does: the games under way end, their engines with them.
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         tournament = build(argv)
         tournament.run()
@@ -200,8 +206,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("xboard-match: interrupted; finished games are in the PGN (use -resume)\n")
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     print("Finished match")
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import threading
 import time
+import weakref
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 # What an engine reports while it thinks: depth, score (centipawns, its own view, mates as
@@ -40,6 +41,20 @@ class Reply(NamedTuple):
     text: str
 
 
+# Every engine process of this Python process that is not closed yet, for kill_all().
+_LIVE: "weakref.WeakSet[_Process]" = weakref.WeakSet()
+
+
+def kill_all() -> None:
+    """Kill every engine this process started and has not closed (each runs in its own session, so
+    nothing else reaches it); for a tournament worker that is told to stop in the middle of a game."""
+    for process in list(_LIVE):
+        try:
+            os.killpg(process.proc.pid, 9)
+        except OSError:
+            pass
+
+
 class _Process:
     """A child process whose output lines arrive in a queue read by a thread."""
 
@@ -55,6 +70,7 @@ class _Process:
                                          bufsize=0, start_new_session=True)
         except OSError as error:
             raise EngineFailure("crash", f"cannot start {config.name}: {error}") from None
+        _LIVE.add(self)
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self.transcript: List[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -113,6 +129,7 @@ class _Process:
                     stream.close()
             except OSError:
                 pass
+        _LIVE.discard(self)
 
 
 class Engine:

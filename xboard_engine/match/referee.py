@@ -96,7 +96,10 @@ class TimeControl(NamedTuple):
         if self.depth:
             out.append(f"sd {self.depth}")
         if self.nodes:
-            out.append(f"nps {self.nodes}")
+            # As cutechess-cli: CECP has no node limit, but with ``nps N`` an engine counts its clock
+            # in nodes, so ``st 1`` is N nodes a move.  (``nps`` alone, with the clockless ``level``
+            # above, let an engine think for 9999 minutes' worth of nodes.)
+            out += ["st 1", f"nps {self.nodes}"]
         return out
 
     def charge(self, clock: float, elapsed: float, moves_done: int) -> float:

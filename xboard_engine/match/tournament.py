@@ -1,13 +1,15 @@
 """Tournaments: scheduling, running games in a process pool or on a Dask cluster, PGN output game by
 game, live statistics, SPRT stopping and resuming an interrupted run from its PGN."""
 import concurrent.futures
+import os
 import random
+import signal
 import sys
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
 from ..position import Position
 from ..variant import get_variant
-from .engines import EngineConfig, EngineFailure, UciEngine
+from .engines import EngineConfig, EngineFailure, UciEngine, kill_all
 from .pgn import append_game, read_games
 from .referee import Adjudication, GameRecord, TimeControl, play_game
 from .stats import Score, Sprt, format_line
@@ -113,6 +115,22 @@ def schedule(engine_count: int, kind: str, games: int, rounds: int, repeat: bool
     return specs
 
 
+def _worker_init() -> None:
+    """In each worker process: the tournament process alone decides on a Ctrl-C (it stops the
+    workers), and a worker told to stop kills its engines before it exits."""
+    signal.signal(signal.SIGINT, _worker_ignore)     # not SIG_IGN: the engines would inherit that
+    signal.signal(signal.SIGTERM, _worker_stop)
+
+
+def _worker_ignore(signum, frame) -> None:
+    pass
+
+
+def _worker_stop(signum, frame) -> None:
+    kill_all()
+    os._exit(128 + signum)
+
+
 class Tournament:
     """A configured tournament; ``run()`` plays it (see ``run_match`` for the short form)."""
 
@@ -193,6 +211,7 @@ class Tournament:
                 spec = queue.pop(0)
                 pending[submit(spec)] = spec
 
+        aborted = True         # until the loop ends normally: an interrupt stops the games under way
         try:
             fill()
             while pending:
@@ -214,25 +233,42 @@ class Tournament:
                             stopped = status
                             self._print(f"SPRT: {status}")
                 fill()
+            aborted = False
         finally:
-            shutdown()
+            shutdown(aborted)
         final = {key: Score(*value) for key, value in scores.items()}
         self._standings(final)
         self._depth_report(records)
         return MatchResult(records, final, stopped)
 
-    def _executor(self) -> Tuple[Callable[[GameSpec], concurrent.futures.Future], Callable[[], None]]:
+    def _executor(self) -> Tuple[Callable[[GameSpec], concurrent.futures.Future], Callable[[bool], None]]:
         args = self._game_args
         if self.cluster:
             from .cluster import dask_executor
-            return dask_executor(self.cluster, play_game, args)
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.concurrency)
+            submit_task, close = dask_executor(self.cluster, play_game, args)
+            return submit_task, lambda aborted: close()
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.concurrency, initializer=_worker_init)
 
         def submit(spec: GameSpec) -> concurrent.futures.Future:
             positional, keywords = args(spec)
             return pool.submit(play_game, *positional, **keywords)
 
-        return submit, lambda: pool.shutdown(wait=True, cancel_futures=True)
+        def shutdown(aborted: bool) -> None:
+            if not aborted:
+                pool.shutdown(wait=True, cancel_futures=True)
+                return
+            # Interrupted: waiting for the games under way would hang (the workers are busy, and a
+            # SIGINT sent to this process alone reaches none of them), so they are stopped; each
+            # kills its engines first.  The standard library has no public way to reach them.
+            workers = list(getattr(pool, "_processes", None) or {})
+            pool.shutdown(wait=False, cancel_futures=True)
+            for pid in workers:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except OSError:
+                    pass
+
+        return submit, shutdown
 
     def _game_args(self, spec: GameSpec) -> Tuple[tuple, dict]:
         white, black = self.engines[spec.white], self.engines[spec.black]
