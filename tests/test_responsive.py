@@ -102,6 +102,23 @@ def test_quit_ends_the_process_at_once_while_it_works(protocol, command):
     assert proc.child.exitstatus == 0
 
 
+@pytest.mark.parametrize("script,last", [
+    ("uci\nposition startpos moves e2e4\nd\nisready\nquit\n", "readyok"),
+    ("uci\nposition startpos\ngo depth 3\nquit\n", "bestmove "),
+    ("xboard\nprotover 2\nnew\nusermove e2e4\nd\nping 7\nquit\n", "pong 7"),
+    ("uci\ngo perft 3\n", "info string perft 3 nodes 8902 "),        # end of input: the count finishes
+    ("xboard\nperft 3\n", "perft 3 nodes 8902 "),
+])
+def test_a_script_piped_in_at_once_gets_its_answers(script, last):
+    """`quit` at the end of a script piped in at once comes before the engine has started: what
+    came before it is still answered (a search stops at once with a move); without `quit`, a count
+    runs to its end."""
+    done = subprocess.run([sys.executable, "-m", "xboard_engine"], input=script, capture_output=True, text=True,
+                          timeout=60, cwd=str(ROOT), env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    lines = done.stdout.strip().splitlines()
+    assert done.returncode == 0 and lines and lines[-1].startswith(last), done.stdout[-500:]
+
+
 def test_hint_is_searched_while_ping_is_answered(cecp):
     cecp.send("hint")
     assert "Hint:" not in cecp.sync(timeout=PROMPT)      # the hint's search takes 0.3 s or more

@@ -55,6 +55,8 @@ class Engine:
         if not started:
             self.channel.start(stdin)
         self.channel.serve(self._execute, lambda line: f"Error (internal error): {line[:80]}")
+        if self.thinker.mode in ("perft", "bench") and not self.channel.quitting.is_set():
+            self.thinker.wait()             # end of input: a script's perft or bench runs to its end
         self.thinker.stop(discard=True)
 
     def _execute(self, line: str, arrived: float) -> bool:

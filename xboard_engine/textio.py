@@ -3,10 +3,11 @@
 A reader thread takes standard input line by line and stamps each line with its arrival time (the
 clock of a search counts from it).  Three kinds of line never wait behind other work:
 
-- ``quit`` ends the process within ``QUIT_GRACE`` seconds: the reader thread stops the running
-  search or long command at once (``on_quit``), the command loop executes what was read before
-  ``quit`` as far as that time allows (starting no long work: a search stops at once with the move
-  it has) and then exits, and if it has not exited by then the reader thread ends the process;
+- ``quit`` ends the process within ``QUIT_GRACE`` seconds (of the command loop's start, for a
+  script piped in at once): the reader thread stops the running search or long command at once
+  (``on_quit``), the command loop executes what was read before ``quit`` as far as that time allows
+  (starting no long work: a search stops at once with the move it has, a perft or bench is
+  stopped) and then exits, and if it has not exited by then the reader thread ends the process;
 - the synchronisation command (UCI ``isready``, CECP ``ping``) is answered by the reader thread as
   soon as it is read when every command read before it has been executed, as both protocols define
   it (the GUI waits for the answer to know its earlier commands are done, and reads their output
@@ -29,6 +30,7 @@ from typing import IO, Callable, Optional, Tuple
 MAX_LINE = 1 << 16
 OVERLONG = "\x00overlong"          # stands for an input line longer than MAX_LINE (dropped)
 QUIT_GRACE = 0.04                  # seconds the command loop gets to finish after `quit`
+STARTUP_WAIT = 10.0                # seconds `quit` waits for the command loop to start
 
 Line = Optional[Tuple[str, float]]  # (text, perf_counter at arrival); None: end of input
 
@@ -52,6 +54,7 @@ class Channel:
         self.sync_answer: Callable[[str], str] = lambda arg: ""
         self.on_quit: Callable[[], None] = lambda: None   # called in the reader thread at `quit`
         self.quitting = threading.Event()
+        self._serving = threading.Event()   # the command loop has started
         self._count_lock = threading.Lock()
         self._pending = 0                   # lines queued and not yet fully executed
 
@@ -108,6 +111,7 @@ class Channel:
         """Call ``handle(line, arrival)`` for each input line until it returns False, input ends or
         ``quit`` is read.  An exception in a handler is logged and answered with
         ``error_line(line)`` (no traceback on standard output, no exit)."""
+        self._serving.set()
         while True:
             item = self.next_line()
             if item is None:
@@ -179,6 +183,7 @@ class Channel:
             self.on_quit()
         except Exception:
             self.internal_error()
+        self._serving.wait(STARTUP_WAIT)    # a script piped in at once: the engine is still starting
         time.sleep(QUIT_GRACE)              # the command loop normally exits the process first
         self.log("!", "quit: the command loop did not finish in time; exiting")
         self.exit_now()

@@ -60,6 +60,12 @@ class Thinker:
         self._job = None
         self.mode = ""
 
+    def wait(self) -> None:
+        """Wait for the running search or job to end by itself."""
+        worker = self._worker
+        if worker is not None:
+            worker.join()
+
     def halt(self) -> None:
         """``quit`` was read (reader thread): stop what runs, and whatever starts from now on."""
         self.halted = True

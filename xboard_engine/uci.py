@@ -168,6 +168,8 @@ class UciEngine:
 
     def run(self) -> None:
         self.channel.serve(self._execute, lambda line: f"info string error: internal error on {line[:80]}")
+        if self._job is not None and self._worker is not None and not self.channel.quitting.is_set():
+            self._worker.join()             # end of input: a script's perft or bench runs to its end
         self._stop_search()
 
     def _execute(self, line: str, arrived: float) -> bool:
