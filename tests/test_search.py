@@ -67,11 +67,11 @@ def test_transposition_table_replacement():
 
 def test_transposition_table_size_follows_memory():
     small, large = TranspositionTable(1), TranspositionTable(16)
-    assert len(small.slots) * 16 == len(large.slots)
+    assert small.size * 16 == large.size == sum(len(chunk) for chunk in large.chunks)
     searcher = Searcher(hash_mb=1)
     searcher.set_hash_size(4)
     searcher.search(Position("normal"), Limits(depth=1))
-    assert searcher.tt.megabytes == 4 and len(searcher.tt.slots) == 4 * len(small.slots)
+    assert searcher.tt.megabytes == 4 and searcher.tt.size == 4 * small.size
 
 
 def test_search_obeys_node_limit_and_is_deterministic():

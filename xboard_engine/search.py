@@ -111,47 +111,56 @@ class TranspositionTable:
 
     def __init__(self, megabytes: int = DEFAULT_HASH_MB) -> None:
         self.age = 0
-        self.slots: List[Optional[tuple]] = []
+        self.chunks: List[List[Optional[tuple]]] = []
+        self.size = 0
         self.resize(megabytes)
 
     def resize(self, megabytes: int, stopped: Callable[[], bool] = lambda: False) -> bool:
         """Make room for about ``megabytes`` MB of entries (a power of two, at least 1024); clears.
-        The old entries are freed in slices, so that other threads run meanwhile (freeing millions
-        of entries at once would hold every thread for a second under CPython); the new table is
-        made in one step (growing it in slices costs PyPy a second of copies and collections;
-        the largest, 2048 MB, takes 35 ms under CPython and 80 ms under PyPy).  Returns False,
-        leaving the table as it was, if ``stopped()`` is true."""
-        if stopped():
-            return False
+        The entries live in chunks of ``TABLE_CHUNK``, made and freed one at a time, so that other
+        threads run meanwhile: one list of millions of entries takes 35 ms (CPython) to 150 ms
+        (PyPy) to make and up to a second to free, during which no other thread can run.  Returns
+        False, leaving the table as it was, if ``stopped()`` turns true on the way."""
         entries = max(1024, int(megabytes * 1_000_000 // ENTRY_BYTES))
         size = 1 << (entries.bit_length() - 1)
-        _empty_in_slices(self.slots)
-        self.slots = [None] * size
+        per = min(size, TABLE_CHUNK)
+        chunks: List[List[Optional[tuple]]] = []
+        for _ in range(size // per):
+            if stopped():
+                return False
+            chunks.append([None] * per)
+        old, self.chunks = self.chunks, chunks
+        self.size = size
         self.mask = (size >> 1) - 1
         self.megabytes = megabytes
+        for chunk in old:
+            _empty_in_slices(chunk)
         return True
 
     def clear(self, stopped: Callable[[], bool] = lambda: False) -> bool:
         """Empty every entry, in slices (see ``resize``); False if ``stopped()`` turned true on the
         way (the table is then partly cleared, still sound)."""
-        return _empty_in_slices(self.slots, stopped)
+        return all(_empty_in_slices(chunk, stopped) for chunk in self.chunks)
 
     def __len__(self) -> int:
-        return sum(1 for e in self.slots if e is not None)
+        return sum(1 for chunk in self.chunks for e in chunk if e is not None)
 
     def probe(self, key: int) -> Optional[tuple]:
         i = (key & self.mask) << 1
-        e = self.slots[i]
+        slots = self.chunks[i >> CHUNK_BITS]
+        i &= CHUNK_MASK
+        e = slots[i]
         if e is not None and e[0] == key:
             return e
-        e = self.slots[i + 1]
+        e = slots[i + 1]
         if e is not None and e[0] == key:
             return e
         return None
 
     def store(self, key: int, depth: int, score: int, flag: int, move: Optional[Move]) -> None:
-        slots = self.slots
         i = (key & self.mask) << 1
+        slots = self.chunks[i >> CHUNK_BITS]
+        i &= CHUNK_MASK
         e = slots[i]
         if e is None or e[0] == key or e[5] != self.age or depth >= e[1]:
             if e is not None and e[0] == key and move is None:
@@ -166,6 +175,9 @@ class TranspositionTable:
             slots[i + 1] = (key, depth, score, flag, move, self.age)
 
 
+CHUNK_BITS = 16
+TABLE_CHUNK = 1 << CHUNK_BITS         # entries per chunk of the table (a bucket's two never split)
+CHUNK_MASK = TABLE_CHUNK - 1
 TABLE_SLICE = 1 << 14                 # entries freed at a time (about a millisecond)
 _EMPTY_SLICE: List[Optional[tuple]] = [None] * TABLE_SLICE
 
@@ -244,7 +256,7 @@ class Searcher:
 
     def hashfull(self) -> int:
         """Permille of the transposition table in use (from a sample of its first slots)."""
-        sample = self.tt.slots[:1000]
+        sample = self.tt.chunks[0][:1000]
         return sum(1 for e in sample if e is not None and e[5] == self.tt.age) * 1000 // max(1, len(sample))
 
     def set_hash_size(self, megabytes: int) -> None:
