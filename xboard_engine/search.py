@@ -112,35 +112,32 @@ class TranspositionTable:
     def __init__(self, megabytes: int = DEFAULT_HASH_MB) -> None:
         self.age = 0
         self.chunks: List[List[Optional[tuple]]] = []
+        self.unmade: List[Optional[tuple]] = []   # the chunk every chunk not yet stored into is
         self.size = 0
         self.resize(megabytes)
 
-    def resize(self, megabytes: int, stopped: Callable[[], bool] = lambda: False) -> bool:
+    def resize(self, megabytes: int) -> None:
         """Make room for about ``megabytes`` MB of entries (a power of two, at least 1024); clears.
-        The entries live in chunks of ``TABLE_CHUNK``, made and freed one at a time, so that other
-        threads run meanwhile: one list of millions of entries takes 35 ms (CPython) to 150 ms
-        (PyPy) to make and up to a second to free, during which no other thread can run.  Returns
-        False, leaving the table as it was, if ``stopped()`` turns true on the way."""
+
+        The entries live in chunks of ``TABLE_CHUNK``, each made when the search first stores into
+        it (until then it is the one shared empty chunk ``unmade``, which probes read as misses) and
+        freed one at a time, so that no other thread waits for the table: one list of millions of
+        entries takes 35 ms (CPython) to 180 ms (PyPy) to make and up to a second to free, and no
+        thread can run meanwhile."""
         entries = max(1024, int(megabytes * 1_000_000 // ENTRY_BYTES))
         size = 1 << (entries.bit_length() - 1)
-        per = min(size, TABLE_CHUNK)
-        chunks: List[List[Optional[tuple]]] = []
-        for _ in range(size // per):
-            if stopped():
-                return False
-            chunks.append([None] * per)
-        old, self.chunks = self.chunks, chunks
+        old, old_unmade = self.chunks, self.unmade
+        self.unmade = [None] * min(size, TABLE_CHUNK)
+        self.chunks = [self.unmade] * max(1, size >> CHUNK_BITS)
         self.size = size
         self.mask = (size >> 1) - 1
         self.megabytes = megabytes
-        for chunk in old:
-            _empty_in_slices(chunk)
-        return True
+        _drop_chunks(old, old_unmade)
 
     def clear(self, stopped: Callable[[], bool] = lambda: False) -> bool:
-        """Empty every entry, in slices (see ``resize``); False if ``stopped()`` turned true on the
-        way (the table is then partly cleared, still sound)."""
-        return all(_empty_in_slices(chunk, stopped) for chunk in self.chunks)
+        """Empty every entry, a chunk at a time (see ``resize``); False if ``stopped()`` turned true
+        on the way (the table is then partly cleared, still sound)."""
+        return _drop_chunks(self.chunks, self.unmade, stopped)
 
     def __len__(self) -> int:
         return sum(1 for chunk in self.chunks for e in chunk if e is not None)
@@ -160,6 +157,8 @@ class TranspositionTable:
     def store(self, key: int, depth: int, score: int, flag: int, move: Optional[Move]) -> None:
         i = (key & self.mask) << 1
         slots = self.chunks[i >> CHUNK_BITS]
+        if slots is self.unmade:
+            slots = self.chunks[i >> CHUNK_BITS] = [None] * len(slots)
         i &= CHUNK_MASK
         e = slots[i]
         if e is None or e[0] == key or e[5] != self.age or depth >= e[1]:
@@ -178,15 +177,20 @@ class TranspositionTable:
 CHUNK_BITS = 16
 TABLE_CHUNK = 1 << CHUNK_BITS         # entries per chunk of the table (a bucket's two never split)
 CHUNK_MASK = TABLE_CHUNK - 1
-TABLE_SLICE = 1 << 14                 # entries freed at a time (about a millisecond)
-_EMPTY_SLICE: List[Optional[tuple]] = [None] * TABLE_SLICE
 
 
-def _empty_in_slices(slots: List[Optional[tuple]], stopped: Callable[[], bool] = lambda: False) -> bool:
-    for i in range(0, len(slots), TABLE_SLICE):
-        if stopped():
-            return False
-        slots[i:i + TABLE_SLICE] = _EMPTY_SLICE[:len(slots) - i]
+def _drop_chunks(chunks: List[List[Optional[tuple]]], unmade: List[Optional[tuple]],
+                 stopped: Callable[[], bool] = lambda: False) -> bool:
+    """Free a table's chunks one at a time, putting ``unmade`` in their place (under CPython a
+    chunk's entries are freed at once, a few milliseconds), letting other threads run in between;
+    False if ``stopped()`` turned true on the way."""
+    for k, chunk in enumerate(chunks):
+        if chunk is not unmade:
+            if stopped():
+                return False
+            chunks[k] = unmade
+            del chunk
+            time.sleep(0)                   # PyPy switches threads by bytecodes, not time
     return True
 
 
@@ -269,8 +273,7 @@ class Searcher:
         (the work is then done by the next search)."""
         stopped = lambda: self.stop_requested   # noqa: E731
         if self._hash_mb != self.tt.megabytes:
-            if not self.tt.resize(self._hash_mb, stopped):
-                return False
+            self.tt.resize(self._hash_mb)
             self._clear_table = False
         elif self._clear_table:
             if not self.tt.clear(stopped):

@@ -125,6 +125,8 @@ class Channel:
             finally:
                 with self._count_lock:
                     self._pending -= 1
+            time.sleep(0)       # let the reader thread in: PyPy gives a thread that releases and
+                                # retakes the interpreter (to write a line) no reason to wait
 
     def exit_now(self) -> None:
         """Leave the process at once, after the line being written (if any) is complete."""
