@@ -3,6 +3,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -11,14 +12,16 @@ from typing import List, Optional, Tuple
 import pexpect
 
 ROOT = Path(__file__).resolve().parent.parent
+CACHE = tempfile.mkdtemp(prefix="engine-tests-cache-")    # not the user's ~/.cache
 
 
 class EngineProcess:
     """A running engine with helpers to send lines and wait for answers."""
 
     def __init__(self, timeout: float = 15, args: Optional[List[str]] = None,
-                 python: str = sys.executable) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+                 python: str = sys.executable, env: Optional[dict] = None) -> None:
+        env = dict(env or os.environ, PYTHONPATH=str(ROOT))
+        env.setdefault("XDG_CACHE_HOME", CACHE)     # the engine writes position.fen there
         self.child = pexpect.spawn(python, ["-m", "xboard_engine"] + (args or []),
                                    cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout,
                                    echo=False)
@@ -110,3 +113,15 @@ def run_then_quit(lines: List[bytes], sync: bytes, answer: str, wanted: int = 1,
     drain.join(5)
     return (b"".join(out).decode("utf-8", "replace"), b"".join(errors).decode("utf-8", "replace"), code,
             seconds)
+
+
+def told(line: str) -> Optional[Tuple[str, str]]:
+    """A `telluser` or `tellusererror` line as (command, text as XBoard 4.9.1 shows it, its lines
+    joined by newlines): after a leading double backslash XBoard expands ``\\n`` and ``\\\\``
+    (backend.c, EscapeExpand); None for any other line."""
+    command, _, text = line.partition(" ")
+    if command not in ("telluser", "tellusererror"):
+        return None
+    if text.startswith("\\\\"):
+        text = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), text[2:])
+    return command, text

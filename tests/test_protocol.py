@@ -1,12 +1,15 @@
 """Protocol transcripts: every CECP command, driven through the real engine process."""
 import random
+from pathlib import Path
 import time
 
 import pytest
 
-from engine_driver import EngineProcess
+from engine_driver import CACHE, EngineProcess, told
 from xboard_engine import Position
-from xboard_engine.session import Session
+from xboard_engine.moves import CASTLE
+from xboard_engine.cecp import POPUP_WIDTH, tell_line
+from xboard_engine.session import NO_BREAK, Session
 from xboard_engine.variant import get_variant, variant_names
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -263,21 +266,28 @@ def test_misdrawn_moves_include_full_cavalry_castle_over_a_unit():
     """XBoard 4.9.1 castles a king's long step with the nearest unit: Full Cavalry's O-O-O with the
     knight still on b1 is drawn with the knight on d1 and the lancer left on a1 (seen in its
     screenshot, tests/test_xboard_play.py).  With the option the engine avoids that castle, not
-    O-O-O over an empty b1 nor O-O."""
+    O-O-O over an empty b1 nor O-O.  A castle that turns the lancer (``h1f1c,e1g1``, allowed by
+    option "Castle with lancer turn") XBoard 4.9.1 draws as the lancer's move with the king taken
+    off: avoided too."""
     session = Session()
     session.reset("fullcavalry")
     session.set_option("Avoid moves XBoard 4.9.1 misdraws", "1")
     session.set_option("Castle with lancer turn", "1")          # so that only the misdrawn are avoided
     session.setboard(session.board_from_fen("enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/EN2K2M w KQkq - 0 1"))
     avoided = {session.pos.move_text(m) for m in session.avoided_moves()}
-    assert "e1c1" in avoided and all(text.endswith("e1c1") for text in avoided)
+    assert {text for text in avoided if "," not in text} == {"e1c1"}
+    assert {text.split(",")[1] for text in avoided if "," in text} == {"e1c1", "e1g1"}
+    assert "e1g1" not in avoided and all(m.kind == CASTLE for m in session.avoided_moves())
     session.setboard(session.board_from_fen("enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/E3K2M w KQkq - 0 1"))
-    assert session.avoided_moves() == ()
+    avoided = {session.pos.move_text(m) for m in session.avoided_moves()}
+    assert avoided and all("," in text for text in avoided)
 
 
 def test_human_move_xboard_491_misdraws_gets_the_true_position(engine):
     """With the option (XBoard 4.9.1 is the GUI), a push by the human is accepted with a message
-    giving the position XBoard can no longer show; without it, silently."""
+    naming the squares XBoard now shows wrong and giving the position as XBoard reads it (six
+    fields: issue 24 found a 7th, the push restriction, that XBoard's Load Position refuses) and
+    where it was saved; without the option, silently."""
     fen = "jfsqkbnr/ppppppp1/7p/8/3P4/8/PPP1PPPP/JDSQKBNR w KQkq - 0 2"
     engine.setup("8piece", fen)
     engine.send("usermove c1h6,h6g7")
@@ -287,8 +297,16 @@ def test_human_move_xboard_491_misdraws_gets_the_true_position(engine):
     engine.send("usermove c1h6,h6g7")
     pos = Position.from_fen(fen, "8piece")
     pos.push_text("c1h6,h6g7")
-    assert [line for line in engine.lines(engine.sync()) if not line.startswith("setup")] == [
-        f"telluser XBoard 4.9.1 draws Sh6>xg7 wrong. The position is {pos.fen()}"]
+    said = [told(line) for line in engine.lines(engine.sync()) if not line.startswith("setup")]
+    assert len(said) == 1 and said[0][0] == "telluser"
+    path = Path(CACHE) / "xboard-engine" / "position.fen"
+    six = " ".join(pos.fen().split()[:6])
+    assert all(len(line) <= POPUP_WIDTH or " " not in line or line == six for line in said[0][1].split("\n"))
+    text = " ".join(said[0][1].split())
+    assert text == ("XBoard cannot show this move: its board is now wrong on g7, h6. I will play only "
+                    "moves it can show. To see the true position, choose File > New Game, then File > "
+                    f"Load Position with the file {path}, then Mode > Machine Black. The position: {six}")
+    assert path.read_text() == six + "\n"
 
 
 C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R {} KQkq - 0 1"
@@ -367,10 +385,12 @@ def test_setboard_valid_and_invalid(engine):
     engine.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - x 1")
     engine.send("setboard this is not a fen")
     engine.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1")
-    assert engine.lines(engine.sync()) == [
-        "tellusererror Illegal position (move counters must be numbers); the engine keeps its position",
-        "tellusererror Illegal position (board needs 8 ranks, got 1); the engine keeps its position",
-        "tellusererror Illegal position (white must have exactly one king); the engine keeps its position"]
+    said = [told(line) for line in engine.lines(engine.sync())]
+    assert [(command, " ".join(text.split())) for command, text in said] == [
+        ("tellusererror", "Illegal position (move counters must be numbers); the engine keeps its position."),
+        ("tellusererror", "Illegal position (board needs 8 ranks, got 1); the engine keeps its position."),
+        ("tellusererror", "Illegal position (white must have exactly one king); the engine keeps its position.")]
+    assert all(len(line) <= POPUP_WIDTH for _, text in said for line in text.split("\n"))
     assert engine.fen() == fen
 
 
@@ -689,3 +709,73 @@ def test_moves_within_a_tiny_clock_while_pondering(engine):
 def test_eight_piece_one_second_game_clock(engine):
     """level 0 0:01 0 in 8-Piece Chess with the clock reported before every move, 20 moves."""
     _play_against_the_clock(engine, "8piece", 1, 20, seed=5)
+
+
+# -------------------------------------------------------------- XBoard 4.9.1's Load Position (issue 24)
+def xboard_session(engine, variant="8piece"):
+    """The engine as XBoard 4.9.1 starts it: it accepts `feature highlight` (a human at the board)."""
+    engine.send("protover 2")
+    engine.expect("feature done=1")
+    engine.send("accepted highlight")
+    engine.send("new")
+    engine.send(f"variant {variant}")
+    engine.sync()
+
+
+def test_a_loaded_position_gets_a_note_to_choose_a_mode_once(engine):
+    """After File > Load Position XBoard 4.9.1 is in Edit Game mode and sends `force` and `setboard`;
+    the engine does not play there, so it says how to make it play (once a session; not for the
+    start array, which XBoard also sends a second engine)."""
+    xboard_session(engine)
+    time.sleep(1.2)                                       # the user opens the dialog
+    engine.send("force")
+    engine.send(f"setboard {Position('8piece').fen()}")
+    assert engine.lines(engine.sync()) == []
+    engine.send("force")
+    engine.send("setboard jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/JDSQKBNR w Kk - 0 2")
+    said = [told(line) for line in engine.lines(engine.sync()) if not line.startswith("setup")]
+    assert [(command, " ".join(text.split())) for command, text in said] == [
+        ("telluser", "Position loaded. Choose Mode > Machine White or Machine Black, and I will play that side.")]
+    engine.send("force")
+    engine.send("setboard jfsqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/JDSQKB1R b Kk - 1 2")
+    assert [line for line in engine.lines(engine.sync()) if not line.startswith("setup")] == []
+
+
+def test_no_note_without_xboard(engine):
+    """Other GUIs and scripts (no `accepted highlight`) get no note."""
+    engine.setup("8piece", "jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/JDSQKBNR w Kk - 0 2")
+    assert [line for line in engine.lines(engine.sync()) if not line.startswith("setup")] == []
+
+
+def test_a_mid_session_load_with_black_to_move_says_how_to_load_it(engine):
+    """XBoard 4.9.1 loading a position with Black to move in the middle of a session resets the
+    game and sends `new`, `variant`, ..., `force`, `setboard` at once; it ignores the `setup` the
+    engine answers then (it has a move) and falls back to orthodox chess ("Engine did not send setup
+    for non-standard variant", seen in XBoard).  The engine cannot prevent that; it says how to load
+    such a position (File > New Game first, or Edit > Paste Position, which work: seen in XBoard)."""
+    xboard_session(engine)
+    engine.send("new")
+    engine.send("variant 8piece")
+    engine.send("ping 77")
+    engine.send("force")
+    engine.send("setboard jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/JDSQKBNR b Kk - 0 1")
+    said = [told(line) for line in engine.lines(engine.sync()) if line.startswith("tell")]
+    assert [(command, " ".join(text.split())) for command, text in said] == [
+        ("telluser", "XBoard cannot load a position with Black to move in the middle of a session in "
+                     "this variant: it falls back to orthodox chess. Restart XBoard; then choose File > "
+                     "New Game before File > Load Position, or use Edit > Paste Position.")]
+
+
+def test_popup_text_is_wrapped_and_keeps_a_fen_whole():
+    """XBoard sizes its popup to the longest line (issue 24: popups ran to 1,200 pixels, over the
+    clocks): lines of at most POPUP_WIDTH characters, a FEN (joined by no-break spaces) on one line,
+    a backslash doubled (XBoard expands escapes after the leading double backslash)."""
+    fen = "jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/JDSQKBNR b Kk - 0 1"
+    text = "word " * 40 + "C:\\path " + "The position: " + fen.replace(" ", NO_BREAK)
+    line = tell_line(text)
+    command, shown = told(line)
+    lines = shown.split("\n")
+    assert command == "telluser" and line.startswith("telluser \\\\")
+    assert all(len(row) <= POPUP_WIDTH or row == fen for row in lines) and fen in lines
+    assert " ".join(shown.split()) == " ".join(text.replace(NO_BREAK, " ").split())
+    assert tell_line("x", error=True) == "tellusererror \\\\x"

@@ -299,7 +299,7 @@ def test_uci_numbers_are_ascii_digits_only(uci, line, error):
     ("perft ٣", "Error (bad perft depth): ٣"),
     ("level ٤٠ ٥ ٠", "Error (bad level): ٤٠ ٥ ٠"),
     ("option Hash=١٢", "Error (bad option value): Hash=١٢"),
-    ("setboard rnbqkbnr/pppppppp/٨/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "tellusererror Illegal position"),
+    ("setboard rnbqkbnr/pppppppp/٨/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "tellusererror \\\\Illegal position"),
 ])
 def test_cecp_numbers_are_ascii_digits_only(cecp, line, answer):
     before = cecp.fen()

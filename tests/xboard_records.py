@@ -299,39 +299,53 @@ def xboard_pieces(start: Position, moves: List[str]) -> Tuple[Dict[str, str], Po
     - a 2019 edge capture ``d3a6`` (the sentry leaves the board with its victim) as a plain capture.
     A letter after a move (promotion, a lancer's new facing) is the unit XBoard shows on arrival."""
     pos = start.copy()
-    files = pos.variant.files
+    files, ranks = pos.variant.files, pos.variant.ranks
     shown = pieces(pos)
+    double_step: Optional[int] = None         # the file of the double step XBoard drew last
     for text in moves:
         squares = re.findall(r"[a-p]\d+", text)
         mover = (pos.piece_at(squares[0]) or "?").upper() if squares else ""
         partner = (pos.piece_at(squares[-1]) or "").upper() if squares else ""
         pos.push_text(text)
-        unit = shown.pop(squares[0], None) if squares else None
-        if unit is None:
-            continue                            # the pass (or a unit XBoard has lost already)
+        if not squares:
+            double_step = None                  # the pass
+            continue
+        if squares[0] not in shown:
+            continue                            # a unit XBoard has lost already: it refuses the move
+        if len(squares) == 4:
+            shown.pop(squares[1], None)         # XBoard's kill square, taken off first
+        unit = shown.pop(squares[0], None)
+        if unit is None:                        # the kill square was the origin (a push onto the
+            shown.pop(squares[-1], None)        # sentry's square): XBoard moves the empty square
+            continue
         white = unit.isupper()
+        previous_double, double_step = double_step, None
+        if unit.upper() == "P" and (int(squares[-1][1:]) - int(squares[0][1:])) * (1 if white else -1) >= 2:
+            double_step = BOARD_FILES.index(squares[0][0])
         suffix = re.search(r"\d([a-z])$", text)
         if suffix:
             unit = suffix.group(1).upper() if white else suffix.group(1)
         origin, target = squares[0], squares[-1]
         ox, tx, rank = BOARD_FILES.index(origin[0]), BOARD_FILES.index(target[0]), origin[1:]
-        if len(squares) == 4:
-            shown.pop(squares[1], None)         # XBoard's kill square
-        elif mover == "K" and target[1:] == rank and target in shown and shown[target].isupper() == white \
+        one_leg = len(squares) == 2
+        if one_leg and mover == "K" and target[1:] == rank and target in shown and shown[target].isupper() == white \
                 and partner == "R":
             rook = shown.pop(target)            # king takes own rook: Chess960 castle
             left = tx < ox
             target = BOARD_FILES[2 if left else files - 2] + rank
             shown[BOARD_FILES[3 if left else files - 3] + rank] = rook
-        elif mover == "K" and target[1:] == rank and abs(tx - ox) >= 2 and 0 < ox < files - 1:
+        elif one_leg and mover == "K" and target[1:] == rank and abs(tx - ox) >= 2 and 0 < ox < files - 1:
             step = 1 if tx > ox else -1         # a king's long step castles with the nearest unit
             x = ox + step
             while 0 < x < files - 1 and BOARD_FILES[x] + rank not in shown:
                 x += step
-            if BOARD_FILES[x] + rank in shown:
-                shown[BOARD_FILES[tx - step] + rank] = shown.pop(BOARD_FILES[x] + rank)
-        elif mover == "P" and ox != tx and target not in shown:
-            shown.pop(target[0] + rank, None)   # en passant
+            if BOARD_FILES[x] + rank in shown:  # XBoard puts it beside the king, then empties
+                shown[BOARD_FILES[tx - step] + rank] = shown[BOARD_FILES[x] + rank]   # its square
+                del shown[BOARD_FILES[x] + rank]
+        elif one_leg and unit.upper() == "P" and ox != tx and target not in shown \
+                and (int(rank) > ranks // 2 if white else int(rank) <= ranks // 2) \
+                and (previous_double == tx or abs(tx - ox) > 4):
+            shown.pop(target[0] + rank, None)   # en passant (after a double step to that file)
         shown[target] = unit
     return shown, pos
 

@@ -9,19 +9,22 @@ thread, so that ``ping``, ``?``, ``.`` and the rest are answered while it works.
 import re
 import sys
 import time
-from typing import IO, Callable, Dict, Optional
+from typing import IO, Callable, Dict, List, Optional
 
 from . import __version__
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from .digits import parse_decimal, parse_int
 from .errors import RulesError
-from .session import CLEAR_HASH, Session, board_lines, option_features, option_key
+from .session import (CLEAR_HASH, NO_BREAK, Session, board_lines, is_start_array, option_features,
+                      option_key)
 from .textio import OVERLONG, Channel
 from .thinker import Thinker
-from .variant import variant_names
+from .variant import get_variant, variant_names
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
+POPUP_WIDTH = 56        # characters per line of a message in XBoard's popup
 STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
+RESET_BURST = 1.0       # seconds: commands XBoard sends together in one reset arrive within this
 MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
 _MOVE_LIKE = re.compile(r"^([a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?(,[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
 
@@ -43,9 +46,16 @@ class Engine:
         self._arrived = time.perf_counter()     # when the command being executed was read
         # whether the command before this one was a `usermove` the engine refused (see cmd_go)
         self._refused, self._after_refusal = False, False
+        self._setup_sent: Optional[float] = None   # when the last `variant` was answered with `setup`
+        self._told_mode = False                    # the note after a loaded position was given
+        self._xboard = False                       # the GUI accepted `feature highlight` (XBoard)
 
     def send(self, line: str) -> None:
         self.channel.send(line)
+
+    def tell(self, text: str, error: bool = False) -> None:
+        """Show ``text`` to the user in a popup (`telluser`, or `tellusererror`)."""
+        self.send(tell_line(text, error))
 
     def _log(self, direction: str, line: str) -> None:
         self.channel.log(direction, line)
@@ -125,6 +135,10 @@ class Engine:
     def cmd_ignore(self, arg: str) -> None:
         pass
 
+    def cmd_accepted(self, arg: str) -> None:
+        if arg == "highlight":
+            self._xboard = True
+
     def cmd_new(self, arg: str) -> None:
         self._stop()
         self.thinker.analyzing = False
@@ -138,8 +152,10 @@ class Engine:
             return
         self._stop()
         self.session.reset(name)
-        for line in self.session.setup_lines():
+        lines = self.session.setup_lines()
+        for line in lines:
             self.send(line)
+        self._setup_sent = self._arrived if lines else None
         self._analyze_again()
 
     def cmd_setboard(self, arg: str) -> None:
@@ -147,12 +163,34 @@ class Engine:
             pos = self.session.board_from_fen(arg)
         except RulesError as error:
             reason = str(error).split(":")[0][:80]
-            self.send(f"tellusererror Illegal position ({reason}); the engine keeps its position")
+            self.tell(f"Illegal position ({reason}); the engine keeps its position.", error=True)
             return
         self._stop()
         for line in self.session.setboard(pos):
             self.send(line)
+        self._loaded_note(pos)
         self._analyze_again()
+
+    def _loaded_note(self, pos) -> None:
+        """After XBoard's Load Position or Paste Position in a variant the engine describes to
+        XBoard (a ``setboard`` in force mode of a position other than a start array, which XBoard
+        also sends a second engine): XBoard is
+        in Edit Game mode, where the engine does not play; say so once.  Only to XBoard (a GUI that
+        takes `feature highlight`: a human moves pieces there).  A position with Black to
+        move loaded in the middle of a session (its ``setboard`` comes at once after the reset's
+        ``variant``) fails in XBoard 4.9.1: it ignores the `setup` sent then, says "Engine did not
+        send setup for non-standard variant" and falls back to orthodox chess; say how to load it."""
+        if not (self._xboard and self.session.force and get_variant(self.session.variant).xboard_pieces):
+            return
+        just_reset = self._setup_sent is not None and self._arrived - self._setup_sent < RESET_BURST
+        if pos.stm == 1 and just_reset:
+            self.tell("XBoard cannot load a position with Black to move in the middle of a session "
+                      "in this variant: it falls back to orthodox chess. Restart XBoard; then choose "
+                      "File > New Game before File > Load Position, or use Edit > Paste Position.")
+        elif not self._told_mode and not is_start_array(self.session.variant, pos.fen().split()[0]):
+            self._told_mode = True
+            self.tell("Position loaded. Choose Mode > Machine White or Machine Black, and I will "
+                      "play that side.")
 
     def cmd_usermove(self, arg: str) -> None:
         self._stop()           # a move while the engine thinks: the GUI has switched sides
@@ -161,16 +199,25 @@ class Engine:
         except RulesError:
             hint = self.session.refusal_hint(arg)
             if hint:
-                self.send(f"telluser {hint}")
+                self.tell(hint)
             self.send(f"Illegal move: {arg[:80]}")
             self._refused = True
             self._analyze_again()
             return
         if notice:
-            self.send(f"telluser {notice}")
+            self.tell(notice)
         if not self.thinker.analyzing:
             self._claim()
-        self.thinker.maybe_think(self._arrived)
+        if not self._stuck():
+            self.thinker.maybe_think(self._arrived)
+
+    def _stuck(self) -> bool:
+        """Whether the engine is to move but XBoard 4.9.1 would drop any move it sends (its board
+        lost every unit the engine can move); then it says what the user can do, and waits."""
+        notice = self.session.stuck_notice()
+        if notice:
+            self.tell(notice)
+        return notice is not None
 
     def cmd_go(self, arg: str) -> None:
         """Play the side to move.  Except right after a refused ``usermove``: XBoard sends the
@@ -186,7 +233,7 @@ class Engine:
         over = self.session.go()
         if over:
             self.send(over)
-        else:
+        elif not self._stuck():
             self.thinker.start("think", self._arrived)
 
     def cmd_force(self, arg: str) -> None:
@@ -399,10 +446,12 @@ class Engine:
 
     def cmd_lift(self, arg: str) -> None:
         """XBoard's ``lift SQ`` (feature highlight=1): the lifted unit's legal targets."""
+        square = arg.split()[0] if arg else ""
         with self.thinker.lock:
-            lines = self.session.lift_lines(arg.split()[0] if arg else "")
-        for line in lines:
-            self.send(line)
+            line, note = self.session.lift(square), self.session.lift_note(square)
+        self.send(line)
+        if note:
+            self.tell(note)
 
     def cmd_put(self, arg: str) -> None:
         """XBoard's ``put SQ``: the pieces to choose from where the move needs a choice."""
@@ -418,9 +467,26 @@ class Engine:
     COMMANDS: Dict[str, Callable[["Engine", str], None]] = {}
 
 
+def tell_line(text: str, error: bool = False) -> str:
+    """A `telluser` (or `tellusererror`) line showing ``text`` in lines of at most ``POPUP_WIDTH``
+    characters (a longer word on a line of its own; a no-break space joins words, as in a FEN):
+    XBoard sizes its popup to the longest line.  XBoard reads ``\\n`` as a line break after a
+    leading ``\\\\``."""
+    lines: List[str] = []
+    for word in text.replace("\\", "\\\\").replace("\n", " ").split(" "):
+        if not word:
+            continue
+        word = word.replace(NO_BREAK, " ")
+        if lines and len(lines[-1]) + 1 + len(word) <= POPUP_WIDTH:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return ("tellusererror " if error else "telluser ") + "\\\\" + "\\n".join(lines)
+
+
 Engine.COMMANDS = {
     "xboard": Engine.cmd_xboard, "protover": Engine.cmd_protover,
-    "accepted": Engine.cmd_ignore, "rejected": Engine.cmd_ignore,
+    "accepted": Engine.cmd_accepted, "rejected": Engine.cmd_ignore,
     "new": Engine.cmd_new, "variant": Engine.cmd_variant, "setboard": Engine.cmd_setboard,
     "usermove": Engine.cmd_usermove, "go": Engine.cmd_go, "force": Engine.cmd_force,
     "playother": Engine.cmd_playother, "white": Engine.cmd_white, "black": Engine.cmd_black,

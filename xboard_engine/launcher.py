@@ -10,12 +10,12 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-from .variant import variant_names
+from .variant import get_variant, variant_names
 
 # Variants XBoard can check the moves of itself (with the `piece` commands the engine sends); in the
 # others XBoard would refuse legal moves, so its legality testing must be off (the engine's
 # highlighting still refuses drops on squares it did not mark).
-XBOARD_CHECKS_LEGALITY = ("normal", "fischerandom", "chess80")
+XBOARD_CHECKS_LEGALITY = tuple(name for name in variant_names() if get_variant(name).xboard_checks_legality)
 
 
 def find_xboard() -> Optional[str]:
@@ -38,17 +38,26 @@ FIRST_START_NOTE = "Right-clicking menu item or dialog text pops up help on it"
 
 
 # Variants with moves XBoard 4.9.1 cannot draw (pushes, 2019 edge captures, some castles: see
-# session.xboard_491_misdraws): the engine avoids them and says so when the human plays one.
-XBOARD_CANNOT_DRAW = ("fullcavalry", "8piece", "8piece-random", "8piece-2019")
+# xboard_picture.py): with the option below the engine avoids them, keeps to the moves XBoard's board
+# can show, and says so when the human plays one.
+XBOARD_CANNOT_DRAW = tuple(name for name in variant_names() if name not in XBOARD_CHECKS_LEGALITY)
 
 
 def xboard_arguments(variant: str, engine: str, pictures: str, extra: List[str]) -> List[str]:
-    """XBoard's arguments (after the program name) to play ``variant`` against ``engine``."""
-    avoid = ["-firstOptions", "Avoid_moves_XBoard_4.9.1_misdraws=1"] if variant in XBOARD_CANNOT_DRAW else []
+    """XBoard's arguments (after the program name) to play ``variant`` against ``engine``, then
+    ``extra``.  XBoard keeps only the last -firstOptions it is given, so one in ``extra`` (engine
+    options as "Name=value,...", names as the engine announces them) is joined to the launcher's."""
+    extra = list(extra)
+    options = ["Avoid_moves_XBoard_4.9.1_misdraws=1"] if variant in XBOARD_CANNOT_DRAW else []
+    while "-firstOptions" in extra[:-1]:
+        i = extra.index("-firstOptions")
+        options += [word for word in extra[i + 1].split(",") if word]
+        del extra[i:i + 2]
+    first_options = ["-firstOptions", ",".join(options)] if options else []
     return ["-fcp", engine, "-variant", variant,
             "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false",
             "-pieceImageDirectory", pictures, "-saveSettingsOnExit", "false",
-            "-messageSuppress", FIRST_START_NOTE] + avoid + extra
+            "-messageSuppress", FIRST_START_NOTE] + first_options + extra
 
 
 def engine_list_line(variant: str, engine: str, pictures: str) -> str:

@@ -4,8 +4,9 @@ clocks as the GUI reports them, undo, setboard and the announcement of random se
 Nothing here reads or writes protocol text except the few lines the GUI must receive verbatim
 (``setup``/``piece`` announcements, result claims), which are returned, not sent.
 """
+import os
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from .board import BLACK, FILE_LETTERS
 from .digits import parse_int
@@ -15,6 +16,7 @@ from .pieces import FACING_LETTERS
 from .position import Position
 from .timeman import Budget, Clock, LagEstimate, budget
 from .variant import get_variant, variant_names
+from .xboard_picture import XBoardPicture
 
 _DRAG_WITH_QUEEN = re.compile(r"^([a-z][0-9]{1,2})[a-z][0-9]{1,2}q$")
 
@@ -36,8 +38,9 @@ def last_setup_number() -> int:
 OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
     "Setup number": (-1, -1, last_setup_number()),
     "Castle with lancer turn": (0, None, None),
-    # Pushes, 2019 edge captures and 8piece-random castles with a jailer, which XBoard 4.9.1 draws
-    # wrong (and later forfeits a legal move over): played only when nothing else is legal.
+    # The GUI is XBoard 4.9.1 with legality testing off: the engine keeps XBoard's picture of the
+    # board (xboard_picture.py) and plays moves XBoard cannot show (pushes, 2019 edge captures, some
+    # castles) only when nothing else is legal.
     "Avoid moves XBoard 4.9.1 misdraws": (0, None, None),
     "Hash": (64, 1, 2048),                   # transposition table, MB (XBoard's `memory` too)
     "Skill level": (20, 0, 20),              # 20 = full strength; lower: shallower, noisier choice
@@ -46,6 +49,8 @@ OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
     "MultiPV": (1, 1, 256),                  # lines shown in analysis
 }
 CLEAR_HASH = "Clear Hash"                    # a button: clears the transposition table and history
+MISDRAWS = "Avoid moves XBoard 4.9.1 misdraws"
+NO_BREAK = "\u00a0"                          # joins words a message must not break apart (a FEN)
 
 
 def option_key(name: str, known=None) -> Optional[str]:
@@ -91,6 +96,11 @@ class Session:
         # XBoard's move entry in progress: the lifted square, and the first leg's square once a
         # `put` on a cyan square has left the move open
         self._entry: Optional[Tuple[str, Optional[str]]] = None
+        # XBoard 4.9.1's picture of the board (with option "Avoid moves XBoard 4.9.1 misdraws" in a
+        # variant it hosts without legality testing), and the pictures before each move since
+        self.picture: Optional[XBoardPicture] = None
+        self._pictures: List[Optional[XBoardPicture]] = []
+        self._offered: Optional[str] = None       # the FEN last offered to the user (offer_fen)
         self.reset("normal")
 
     def set_option(self, name: str, value: str) -> bool:
@@ -108,6 +118,8 @@ class Session:
                 return False
             value = str(number)
         self.options[name] = value
+        if name == MISDRAWS:
+            self._reset_picture()
         return True
 
     # ------------------------------------------------------------------ game
@@ -134,6 +146,20 @@ class Session:
         self.opp_time = 300.0
         self._predicted: Optional[float] = None   # the next `time` report the engine expects
         self.exclude: List[Move] = []
+        self._reset_picture()
+
+    def _reset_picture(self) -> None:
+        """XBoard shows the position as it is (a new game, a loaded position)."""
+        on = self.options[MISDRAWS] == "1" and not self.pos.variant.xboard_checks_legality
+        self.picture = XBoardPicture(self.pos) if on else None
+        self._pictures = []
+
+    def _draw(self, text: str) -> None:
+        """XBoard draws the move ``text`` (before the position makes it)."""
+        self._pictures.append(self.picture)
+        if self.picture is not None:
+            self.picture = self.picture.copy()
+            self.picture.draw(text)
 
     def setup_lines(self) -> List[str]:
         """The `setup` and `piece` lines that tell XBoard how to host this variant (none for the
@@ -147,7 +173,12 @@ class Session:
         return [_setup_line(v.name, v.xboard_parent, fen)] + list(v.xboard_piece_lines)
 
     def board_from_fen(self, fen: str) -> Position:
-        """The position of a ``setboard``; raises RulesError for a FEN the variant does not accept."""
+        """The position of a ``setboard``; raises RulesError for a FEN the variant does not accept.
+        The position the engine last offered the user (``offer_fen``) comes back whole: XBoard
+        drops what it cannot write (a push restriction, castling with a jailer or a lancer)."""
+        offered = self._offered
+        if offered is not None and fen.split()[:2] == offered.split()[:2]:
+            return Position.from_fen(offered, self.variant)
         return restore_start_castling(Position.from_fen(fen, self.variant), fen)
 
     def setboard(self, pos: Position) -> List[str]:
@@ -157,6 +188,7 @@ class Session:
         self.pos = pos
         self.game_over = False
         self.exclude = []
+        self._reset_picture()
         return lines
 
     def _redraw_lines(self, pos: Position) -> List[str]:
@@ -194,17 +226,21 @@ class Session:
                 self.pos = Position.from_fen(" ".join(fields[:6]), self.variant)
             except RulesError:
                 return False
+            self._reset_picture()
         return True
 
     def push_user_move(self, text: str) -> Optional[str]:
         """Raises RulesError for an illegal move (the position stays).  Returns the notice for a
         move XBoard 4.9.1 draws wrong (``misdrawn_notice``), if any."""
         move = self.pos.parse_text(text)
-        notice = self.misdrawn_notice(move)
+        before = self.picture.differences(self.pos) if self.picture is not None else set()
+        self._draw(text)
         self.pos.push(move)
         self._moved_since_setup = True
         self.exclude = []
-        return notice
+        if self.picture is None:
+            return None
+        return self.misdrawn_notice(before, self.picture.differences(self.pos))
 
     def refusal_hint(self, text: str) -> Optional[str]:
         """Why XBoard sent an illegal move, where the GUI and not the player is to blame: XBoard
@@ -219,15 +255,16 @@ class Session:
             self.pos.parse_move(text[:-1])
         except RulesError:
             return None
-        return ("A lancer cannot be dragged in XBoard: click it, then press on its destination and "
-                "pull up or down until it faces the way you want; release. Or type e.g. "
-                + text[:-1] + "c (facing north).")
+        return ("A lancer cannot be dragged in XBoard. Click it, then press on its destination and "
+                "pull up or down until it faces the way you want, and release. Or type the move with "
+                f"its facing, e.g. {text[:-1]}c (facing north).")
 
     def play_engine_move(self, move: Move, start: float, now: float, clock_reported: bool) -> str:
         """Play the engine's move; its clock is charged from ``start`` to ``now`` (perf_counter)
         until the GUI's next ``time`` report says better.  Returns the move's text."""
         text = self.pos.move_text(move)
         made = self.pos.fullmove            # the engine's moves including this one
+        self._draw(text)
         self.pos.push(move)
         self._moved_since_setup = True
         if self.st is None and self.nps is None:
@@ -264,6 +301,8 @@ class Session:
             return False
         for _ in range(plies):
             self.pos.pop()
+            if self._pictures:
+                self.picture = self._pictures.pop()
         self.game_over = False
         self.exclude = []
         return True
@@ -296,6 +335,8 @@ class Session:
         for m in pos.legal_moves():
             if m.frm != frm or m.kind == PASS:
                 continue
+            if m.kind == CASTLE and v.flexible_castling and m.to == m.square2:
+                continue        # XBoard makes a drop on the rook the castle beside it (see lift)
             if m.kind == JUMP:
                 landing = m.square2
             elif m.kind == CASTLE and v.chess960_style and v.castling != "flexible":
@@ -323,17 +364,16 @@ class Session:
             rows.append(row + (str(empty) if empty else ""))
         return "highlight " + "/".join(rows)
 
-    def lift_lines(self, square: str) -> List[str]:
-        """``lift``'s answer: the ``highlight`` line, and a ``telluser`` line saying why when the
-        lifted unit of the side to move is held by a jailer (R4.2): nothing on the board shows that."""
-        lines = [self.lift(square)]
+    def lift_note(self, square: str) -> Optional[str]:
+        """Why the lifted unit of the side to move has no move, where nothing on the board shows
+        it: a jailer holds it (R4.2)."""
         v = self.pos.variant
         sq = v.by_name.get(square)
         code = self.pos.board[sq] if sq is not None else 0
         holder = self.pos.holder_of(square) if code and (code < BLACK) == (self.pos.stm == 0) else None
         if holder is not None and not self._landings(square):
-            lines.append(f"telluser The jailer on {holder} holds this unit: it cannot move (R4.2).")
-        return lines
+            return f"The jailer on {holder} holds this unit: it cannot move."
+        return None
 
     def lift(self, square: str) -> str:
         """The ``highlight`` line answering XBoard's ``lift``: where the lifted unit can go.
@@ -342,7 +382,9 @@ class Session:
         drag names it), magenta a square where a promotion piece or a lancer's facing is chosen
         (``put`` answers with the ``choice``), cyan a square where the move goes on: a push whose
         pushed unit has several destinations, a 2019 jump over the unit there.  XBoard then sends
-        ``put`` and ``lift`` on that square, answered with the second leg's targets."""
+        ``put`` and ``lift`` on that square, answered with the second leg's targets.  A Chess80
+        castle onto the rook's square is not marked: XBoard (checking the moves itself) makes a drop
+        there the castle with the king beside the rook, and no gesture enters it."""
         v = self.pos.variant
         pending = self._entry
         if pending is not None and pending[1] == square:
@@ -394,27 +436,82 @@ class Session:
     def avoided_moves(self) -> Tuple[Move, ...]:
         """Legal moves the engine does not play while it has others: castles that turn the lancer
         (XBoard relays them without the turn, XBOARD.md) unless option "Castle with lancer turn"
-        allows them, and with option "Avoid moves XBoard 4.9.1 misdraws" the pushes, 2019 edge
-        captures and random-setup castles with a partner other than a rook, which 4.9.1 draws wrong."""
+        allows them, and with XBoard 4.9.1's picture (``picture``) the moves it cannot show: those it
+        would draw wrong, and first of all those it would not take (a move of a unit it lost)."""
         turns = self.options["Castle with lancer turn"] == "0" and self.pos.variant.has_lancers
-        misdrawn = self.options["Avoid moves XBoard 4.9.1 misdraws"] == "1"
-        if not turns and not misdrawn:
-            return ()
         pos = self.pos
         legal = pos.legal_moves()
-        avoided = tuple(m for m in legal if (turns and pos.castle_turns_partner(m))
-                        or (misdrawn and xboard_491_misdraws(pos, m)))
-        return avoided if len(avoided) < len(legal) else ()
+        avoided = [m for m in legal if pos.castle_turns_partner(m)] if turns else []
+        if self.picture is not None:
+            shown, taken = self._showable(legal)
+            keep = shown or taken
+            avoided += [m for m in legal if m not in keep]
+            if keep and len(set(avoided)) == len(legal):       # keep what XBoard can show
+                avoided = [m for m in legal if m not in keep]
+        return tuple(dict.fromkeys(avoided)) if len(set(avoided)) < len(legal) else ()
 
-    def misdrawn_notice(self, move: Move) -> Optional[str]:
-        """With option "Avoid moves XBoard 4.9.1 misdraws" on, a `telluser` text for a move of the
-        GUI's that XBoard 4.9.1 draws wrong (``xboard_491_misdraws``): the move and the position it
-        leaves, since XBoard's board is wrong from there on.  Call before the move is made."""
-        if self.options["Avoid moves XBoard 4.9.1 misdraws"] != "1" or not xboard_491_misdraws(self.pos, move):
+    def _showable(self, legal: List[Move]) -> Tuple[List[Move], List[Move]]:
+        """Of ``legal``, the moves XBoard's picture shows right (no square it shows wrong that it
+        showed right before) and the moves it takes at all (the engine's unit is there)."""
+        pos, picture = self.pos, self.picture
+        assert picture is not None
+        before = picture.differences(pos)
+        white = pos.stm == 0
+        shown, taken = [], []
+        for m in legal:
+            text = pos.move_text(m)
+            if not picture.accepts(text, white):
+                continue
+            taken.append(m)
+            after = picture.copy()
+            after.draw(text)
+            pos.push(m)
+            if after.differences(pos) <= before:
+                shown.append(m)
+            pos.pop()
+        return shown, taken
+
+    def stuck_notice(self) -> Optional[str]:
+        """When XBoard's picture has lost every unit the engine could move (XBoard would drop any
+        move it sends, and the game would stand still with the engine's clock running): what the
+        user can do instead.  None when the engine can move."""
+        if self.picture is None or not self.engine_to_move():
             return None
-        after = self.pos.copy()
-        after.push(move)
-        return f"XBoard 4.9.1 draws {self.pos.san(move)} wrong. The position is {after.fen()}"
+        legal = self.pos.legal_moves()
+        if not legal or self._showable(legal)[1]:
+            return None
+        return ("XBoard's board no longer shows this game, and it would ignore any move I make. "
+                "Resign (Action > Resign), or to play on, " + self.position_note())
+
+    def misdrawn_notice(self, before: Set[str], after: Set[str]) -> Optional[str]:
+        """The `telluser` text when XBoard 4.9.1 drew the GUI's move wrong (squares in ``after``
+        that were not in ``before``): the true position, once per game that goes wrong."""
+        if after <= before:
+            return None
+        wrong = ", ".join(sorted(after - before))
+        if before:
+            return f"XBoard now also shows {wrong} wrong."
+        return (f"XBoard cannot show this move: its board is now wrong on {wrong}. I will play "
+                "only moves it can show. To see the true position, " + self.position_note())
+
+    def position_note(self) -> str:
+        """How the user gets the true position into XBoard 4.9.1: its FEN as XBoard reads it
+        (``offer_fen``), also written to a file when that can be done (a popup's text cannot be
+        copied).  A mid-game Load Position with Black to move fails in 4.9.1 unless File > New
+        Game comes first, and after it XBoard is in Edit Game mode."""
+        fen = self.offer_fen()
+        path = write_position_file(fen)
+        where = f"the file {path}" if path else "a file of it"
+        side = "White" if self.pos.stm == 0 else "Black"
+        return (f"choose File > New Game, then File > Load Position with {where}, then Mode > "
+                f"Machine {side}. The position: " + fen.replace(" ", NO_BREAK))
+
+    def offer_fen(self) -> str:
+        """The position's FEN without the push restriction's 7th field, which XBoard cannot read;
+        a ``setboard`` of it restores the field (``board_from_fen``)."""
+        full = self.pos.fen()
+        self._offered = full
+        return " ".join(full.split()[:6])
 
     # ------------------------------------------------------------------ clocks
     def set_level(self, mps: int, base: float, inc: float) -> None:
@@ -447,32 +544,43 @@ class Session:
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
 
 
+def write_position_file(fen: str) -> Optional[str]:
+    """Write ``fen`` where the user can load it into XBoard (``position.fen`` in the cache directory
+    the piece pictures use); its path (``~/...`` under the home directory: XBoard's file dialog reads
+    that, and it keeps the message short), or None if it cannot be written."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(cache, "xboard-engine", "position.fen")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(fen + "\n")
+    except OSError:
+        return None
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home != "~" and path.startswith(home + os.sep) else path
+
+
 def _setup_line(variant: str, parent: str, fen: str) -> str:
     """XBoard's `setup`: the variant's piece letters, board size, a parent variant and a position."""
     v = get_variant(variant)
     return f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_{parent} {fen}"
 
 
-def xboard_491_misdraws(pos: Position, m: Move) -> bool:
-    """Whether XBoard 4.9.1 (legality testing off) draws the move wrong: a push (the pushed unit
-    disappears), a 2019 edge capture (the sentry stays), a castle of a random setup whose partner is
-    no rook (drawn as the king taking it), and a castle whose partner jumps a unit on its way (Full
-    Cavalry's O-O-O over a unit on b1: XBoard castles with the nearest unit)."""
-    if m.kind in (PUSH, EDGE):
-        return True
-    if m.kind != CASTLE:
-        return False
-    v = pos.variant
-    if v.chess960_style:
-        return v.kind_of[pos.board[m.square2]].name != "rook"
-    step = 1 if m.square2 > m.frm else -1
-    return any(pos.board[sq] for sq in range(m.frm + step, m.square2, step))
-
-
 def _goes_on(moves: List[Move]) -> bool:
     """Whether moves dropped on one square need a second leg in XBoard: a 2019 jump over the unit
     there, or a push whose pushed unit has more than one destination."""
     return any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1
+
+
+def is_start_array(variant: str, placement: str) -> bool:
+    """Whether a FEN's ``placement`` is the variant's start array (for a random setup: any setup's,
+    pawns in front of mirrored back ranks)."""
+    v = get_variant(variant)
+    if v.setup == "fixed":
+        return placement == v.start_fen.split()[0]
+    rows = placement.split("/")
+    return len(rows) == 8 and rows[1] == "p" * 8 and rows[6] == "P" * 8 and rows[0] == rows[7].lower() \
+        and all(r == "8" for r in rows[2:6])
 
 
 def restore_start_castling(pos: Position, fen: str) -> Position:
@@ -488,13 +596,8 @@ def restore_start_castling(pos: Position, fen: str) -> Position:
     if pos.stm != 0 or pos.fullmove != 1 or pos.fen().split()[2] == "KQkq" or pos.ply:
         return pos
     placement = fields[0]
-    if v.setup == "fixed":
-        if placement != v.start_fen.split()[0]:
-            return pos
-    else:
-        rows = placement.split("/")
-        if len(rows) != 8 or rows[1] != "p" * 8 or rows[6] != "P" * 8 or any(r != "8" for r in rows[2:6]):
-            return pos
+    if not is_start_array(v.name, placement):
+        return pos
     full_fen = " ".join([placement, "w", "KQkq"] + fields[3:6])
     try:
         return Position.from_fen(full_fen, v.name)

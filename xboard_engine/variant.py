@@ -76,6 +76,9 @@ class Variant(Board):
         # How XBoard hosts the variant (`setup` and `piece` commands); empty for XBoard's own variants.
         self.xboard_pieces = spec.get("xboard_pieces", "")
         self.xboard_parent = spec.get("xboard_parent", "")
+        # Whether XBoard can check the variant's moves itself (its own variants, or with the `piece`
+        # commands); else legality testing must be off, and XBoard draws some moves wrong.
+        self.xboard_checks_legality = not self.xboard_pieces or spec.get("xboard_legality") == "on"
         kinds = [PIECE_KINDS[n] for n in spec["pieces"].split()]
         self.kinds = kinds
         self.xboard_piece_lines = _piece_lines(kinds) + \
