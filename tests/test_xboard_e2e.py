@@ -449,7 +449,7 @@ GESTURES = {
     "lancer click and pull turns it": (
         "8piece", ["clickpull:b1:e4:2"], ["b1e4f"], []),
     "lancer drag is refused with how to move it": (
-        "8piece", ["drag:b1:e4"], ["b1e4q"], ["telluser A lancer cannot be dragged", "Illegal move: b1e4q"]),
+        "8piece", ["drag:b1:e4"], ["b1e4q"], ["telluser \\\\A lancer cannot be dragged", "Illegal move: b1e4q"]),
     "promotion by pulling the pawn back": (
         "8piece", ["type:h2h4 g7g5 h4g5 a7a6 g5g6 a6a5 g6h7 a5a4", "dragpull:h7:g8:3"],
         "h2h4 g7g5 h4g5 a7a6 g5g6 a6a5 g6h7 a5a4 h7g8e".split(), []),
@@ -507,6 +507,18 @@ def test_play_prints_the_xboard_command_for_each_variant(tmp_path):
             "-messageSuppress", "Right-clicking menu item or dialog text pops up help on it"] + \
             (["-firstOptions", "Avoid_moves_XBoard_4.9.1_misdraws=1"] if variant != "chess80" else []) + ["-tc", "5"]
         assert len(list(pictures.glob("*.svg"))) == 22
+
+
+def test_play_joins_the_users_engine_options_to_its_own(tmp_path):
+    """XBoard keeps only the last -firstOptions it is given: one after `--` is joined to the
+    launcher's, so the user's options and "Avoid moves XBoard 4.9.1 misdraws" both reach the engine."""
+    out = subprocess.run([sys.executable, "-m", "xboard_engine", "play", "8piece", "--print", "--xboard",
+                          "/opt/xb", "--", "-firstOptions", "Hash=128,Skill_level=5", "-tc", "5"], cwd=ROOT,
+                         env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path)), capture_output=True, text=True,
+                         timeout=60)
+    words = shlex.split(out.stdout)
+    assert words.count("-firstOptions") == 1 and words[-2:] == ["-tc", "5"]
+    assert words[words.index("-firstOptions") + 1] == "Avoid_moves_XBoard_4.9.1_misdraws=1,Hash=128,Skill_level=5"
 
 
 def test_play_reports_a_missing_xboard_or_variant(tmp_path):

@@ -17,12 +17,17 @@ that XBoard saves the game (WORKDIR/games.pgn):
 
     xvfb-run -a python tests/xboard_human.py WORKDIR VARIANT --episodes EPISODES.json
 
+A session against the engine (XBoard started as for the episodes), its steps in a JSON list:
+
+    xvfb-run -a python tests/xboard_human.py WORKDIR VARIANT --session STEPS.json
+
 Steps: ``type:MOVES`` (typed, Return after each), ``drag:FROM:TO``, ``click:SQ``,
 ``clickpull:FROM:TO:N`` (click FROM, press on TO, pull the mouse N steps of 30 pixels down,
 release), ``dragpull:FROM:TO:N`` (press on FROM, pull N steps down, move to TO, release).
 """
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -32,7 +37,7 @@ from typing import Callable, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from xboard_engine.launcher import XBOARD_CANNOT_DRAW, XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
+from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
 from xboard_records import DARK_SQUARE as DARK, LIGHT_SQUARE as LIGHT, flat_board_arguments  # noqa: E402
 NODES_PER_MOVE = 3000            # the engine's answers: quick, and the same in every run
 
@@ -52,9 +57,7 @@ class Board:
         engine = f"{sys.executable} -m xboard_engine --log {self.log}"
         looks = flat_board_arguments(workdir) + ["-fd", str(ROOT)]
         if against_engine:          # as `xboard-engine play` starts it
-            options = "Nodes per move=%d" % NODES_PER_MOVE
-            if variant in XBOARD_CANNOT_DRAW:
-                options = "Avoid_moves_XBoard_4.9.1_misdraws=1," + options
+            options = "Nodes_per_move=%d" % NODES_PER_MOVE    # joined to the launcher's options
             args = [tool("xboard")] + xboard_arguments(variant, engine, str(workdir / "pieces"), looks + [
                 "-firstOptions", options, "-saveGameFile", str(workdir / "games.pgn")])
             from xboard_engine.images import write_xboard_images
@@ -221,11 +224,59 @@ def play_episodes(board: Board, episodes: List[dict]) -> None:
         time.sleep(1.5)
 
 
+def close_popups(board: Board) -> None:
+    """Close XBoard's message popups (titled Note or Error) with their OK button; each one's title,
+    width and height are added to WORKDIR/popups.txt, after a line "#".  (Keys would go to the board: without a window
+    manager a new popup does not take the keyboard.)"""
+    found = subprocess.run([tool("xdotool"), "search", "--onlyvisible", "--name", "^(Note|Error)$"],
+                           capture_output=True, text=True).stdout.split()
+    with open(board.workdir / "popups.txt", "a") as f:
+        f.write("#\n")                                     # each call's popups after a line "#"
+    for window in found:
+        name = subprocess.run([tool("xdotool"), "getwindowname", window], capture_output=True,
+                              text=True).stdout.strip()
+        geometry = subprocess.run([tool("xdotool"), "getwindowgeometry", window], capture_output=True,
+                                  text=True).stdout
+        x, y = map(int, re.search(r"Position: (\d+),(\d+)", geometry).groups())
+        width, height = map(int, re.search(r"Geometry: (\d+)x(\d+)", geometry).groups())
+        with open(board.workdir / "popups.txt", "a") as f:
+            f.write(f"{name} {width} {height}\n")
+        board.move_to(x + width - 50, y + height - 25)      # the OK button, bottom right
+        board.xdo("click", 1)
+        time.sleep(0.7)
+
+
+def paste_position(board: Board, fen: str) -> None:
+    """Edit > Paste Position of ``fen`` (put on the clipboard with xclip)."""
+    for selection in ("clipboard", "primary"):
+        subprocess.run([tool("xclip"), "-selection", selection], input=fen.encode(), check=True)
+    board.key("ctrl+shift+v")
+
+
 def run_steps(board: Board, steps: List[str]) -> None:
+    """Steps: see the module's text; also ``key:NAME`` (a key on the board), ``popups`` (close the
+    message popups), ``load:PATH`` (File > Load Position), ``paste:FEN`` (Edit > Paste Position),
+    ``waitlog:N:TEXT`` (until the engine's log holds TEXT N times), ``shot:NAME`` (a screenshot,
+    WORKDIR/NAME.ppm), ``sleep:SECONDS``."""
     for step in steps:
         kind, _, rest = step.partition(":")
         parts = rest.split(":")
-        if kind == "type":
+        if kind == "key":
+            board.key(rest)
+        elif kind == "popups":
+            close_popups(board)
+        elif kind == "load":
+            board.load_position(Path(rest))
+        elif kind == "paste":
+            paste_position(board, rest)
+        elif kind == "waitlog":
+            count, _, text = rest.partition(":")
+            wait_for(lambda: board.log_text().count(text) >= int(count), 60, f"the engine's log lacks {text!r}")
+        elif kind == "shot":
+            board.screenshot(board.workdir / f"{rest}.ppm")
+        elif kind == "sleep":
+            time.sleep(float(rest))
+        elif kind == "type":
             board.type_moves(rest)
         elif kind == "drag":
             board.drag(*parts)
@@ -244,12 +295,15 @@ def main(argv) -> int:
     workdir, variant, steps = Path(argv[0]), argv[1], argv[2:]
     files = 10 if variant == "chess80" else 8
     episodes = steps[0] == "--episodes"
-    board = Board(workdir, variant, files, 8, against_engine=episodes)
+    session = steps[0] == "--session"
+    board = Board(workdir, variant, files, 8, against_engine=episodes or session)
     try:
         board.click("d5" if variant != "chess80" else "e5")     # focus the board (an empty square)
         time.sleep(0.5)
         if episodes:
             play_episodes(board, json.loads(Path(steps[1]).read_text()))
+        elif session:
+            run_steps(board, json.loads(Path(steps[1]).read_text()))
         else:
             run_steps(board, steps)
     finally:
