@@ -38,6 +38,8 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from xboard_engine.runtime import tune_jit  # noqa: E402
+
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # (label, variant, fen or None, setup number or None, depth, quick depth).  Every case makes
@@ -177,6 +179,7 @@ def run_search(args) -> Optional[int]:
 
 
 def main() -> int:
+    tune_jit()                      # as the engine runs (xboard_engine/runtime.py)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shallower depths")
     parser.add_argument("--reference-python", default="python3",

@@ -8,6 +8,11 @@ answer was read.  `--busy` keeps the machine's other core busy with a second pro
 
     python scripts/latency.py --protocol uci --tries 1000 --busy
     pypy3 scripts/latency.py --protocol xboard --tries 1000 --busy --variant 8piece
+    python scripts/latency.py --protocol uci --tries 1000 --busy --engine "pypy3 -m xboard_engine"
+
+The engine runs under the script's interpreter unless ``--engine`` names it; the times include the
+script's own pauses (under PyPy its JIT and collector add a few milliseconds now and then), so the
+last form measures the PyPy engine alone.
 
 Prints the median, 99th percentile and worst answer, and how many tries came during a search.
 """

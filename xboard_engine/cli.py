@@ -17,12 +17,14 @@ import sys
 from typing import List, Optional
 
 from . import __version__
+from .runtime import tune_jit
 from .variant import variant_names
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
+    tune_jit()
     if argv[:1] == ["play"]:
         from .launcher import main as play
         return play(argv[1:])
