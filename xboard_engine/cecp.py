@@ -15,6 +15,7 @@ from . import __version__
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from .digits import parse_decimal, parse_int
 from .errors import RulesError
+from .position import Position
 from .session import (CLEAR_HASH, NO_BREAK, Session, board_lines, is_start_array, option_features,
                       option_key)
 from .textio import OVERLONG, Channel
@@ -171,15 +172,15 @@ class Engine:
         self._loaded_note(pos)
         self._analyze_again()
 
-    def _loaded_note(self, pos) -> None:
+    def _loaded_note(self, pos: Position) -> None:
         """After XBoard's Load Position or Paste Position in a variant the engine describes to
         XBoard (a ``setboard`` in force mode of a position other than a start array, which XBoard
-        also sends a second engine): XBoard is
-        in Edit Game mode, where the engine does not play; say so once.  Only to XBoard (a GUI that
-        takes `feature highlight`: a human moves pieces there).  A position with Black to
-        move loaded in the middle of a session (its ``setboard`` comes at once after the reset's
-        ``variant``) fails in XBoard 4.9.1: it ignores the `setup` sent then, says "Engine did not
-        send setup for non-standard variant" and falls back to orthodox chess; say how to load it."""
+        also sends a second engine), XBoard is in Edit Game mode, where the engine does not play:
+        say so, once.  A position with Black to move loaded in the middle of a session (its
+        ``setboard`` comes at once after the reset's ``variant``) fails in XBoard 4.9.1: it ignores
+        the `setup` sent then, says "Engine did not send setup for non-standard variant" and falls
+        back to orthodox chess: say how to load it.  Only to XBoard (a GUI that takes `feature
+        highlight`, where a human moves the pieces)."""
         if not (self._xboard and self.session.force and get_variant(self.session.variant).xboard_pieces):
             return
         just_reset = self._setup_sent is not None and self._arrived - self._setup_sent < RESET_BURST

@@ -441,14 +441,12 @@ class Session:
         turns = self.options["Castle with lancer turn"] == "0" and self.pos.variant.has_lancers
         pos = self.pos
         legal = pos.legal_moves()
-        avoided = [m for m in legal if pos.castle_turns_partner(m)] if turns else []
+        avoided = {m for m in legal if pos.castle_turns_partner(m)} if turns else set()
         if self.picture is not None:
             shown, taken = self._showable(legal)
-            keep = shown or taken
-            avoided += [m for m in legal if m not in keep]
-            if keep and len(set(avoided)) == len(legal):       # keep what XBoard can show
-                avoided = [m for m in legal if m not in keep]
-        return tuple(dict.fromkeys(avoided)) if len(set(avoided)) < len(legal) else ()
+            best = shown or taken                   # what XBoard shows right, else what it takes
+            avoided = set(legal) - set([m for m in best if m not in avoided] or best)
+        return tuple(m for m in legal if m in avoided) if len(avoided) < len(legal) else ()
 
     def _showable(self, legal: List[Move]) -> Tuple[List[Move], List[Move]]:
         """Of ``legal``, the moves XBoard's picture shows right (no square it shows wrong that it
@@ -501,7 +499,7 @@ class Session:
         Game comes first, and after it XBoard is in Edit Game mode."""
         fen = self.offer_fen()
         path = write_position_file(fen)
-        where = f"the file {path}" if path else "a file of it"
+        where = f"the file {path}" if path else "a file holding the position below"
         side = "White" if self.pos.stm == 0 else "Black"
         return (f"choose File > New Game, then File > Load Position with {where}, then Mode > "
                 f"Machine {side}. The position: " + fen.replace(" ", NO_BREAK))
