@@ -1,9 +1,6 @@
 """Robustness: thousands of random, malformed and hostile lines.  The engine must stay alive, answer a
 final ping, never print a traceback, and keep its position unchanged by rejected input."""
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 from engine_driver import run_then_quit

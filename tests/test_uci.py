@@ -2,17 +2,14 @@
 isready while thinking, ponder/ponderhit, MultiPV, each variant by UCI_Variant, every special move kind
 in `position ... moves` and out in `bestmove`, and bad input answered with an `info string error` while
 the engine stays alive and unchanged."""
-import os
 import random
 import re
-import subprocess
-import sys
 import time
 from typing import Callable, List, Optional, Tuple
 
 import pytest
 
-from engine_driver import ROOT, EngineProcess, run_then_quit
+from engine_driver import EngineProcess, run_then_quit
 from xboard_engine import Position
 from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PUSH, Move
 from xboard_engine.pieces import LANCER
@@ -138,7 +135,7 @@ def test_every_option_can_be_set_and_bad_ones_are_refused(uci):
                         ("setoption name UCI_Variant value crazyhouse", "bad value for UCI_Variant: 'crazyhouse'"),
                         ("setoption name Nonsense value 1", "unknown option: Nonsense"),
                         ("setoption value 1", "setoption needs: name NAME [value VALUE]: value 1"),
-                        ("setoption name UCI_Elo value 5000", f"bad value for UCI_Elo: '5000'")):
+                        ("setoption name UCI_Elo value 5000", "bad value for UCI_Elo: '5000'")):
         uci.send(line)
         assert uci.errors(uci.sync()) == [f"info string error: {error}"], line
     uci.send("position startpos")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..moves import CASTLE, Move
-from .rules import EMPTY, GREY, KIND_LETTERS, KING, PAWN, POINT_QUEEN, QUEEN, MultiVariant
+from .rules import EMPTY, GREY, KIND_LETTERS, KING, PAWN, POINT_QUEEN, MultiVariant
 
 if TYPE_CHECKING:
     from .position import MultiPosition

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..errors import EmptyHistoryError, IllegalMoveError
 from ..moves import CASTLE, DOUBLE, EP, NORMAL, Move
-from .rules import EMPTY, GREY, KING, KNIGHT, OFF, PAWN, POINT_QUEEN, QUEEN, MultiVariant, get_multi_variant
+from .rules import EMPTY, GREY, KING, KNIGHT, OFF, PAWN, POINT_QUEEN, MultiVariant, get_multi_variant
 
 __all__ = ["MultiPosition", "ACTIVE", "ZOMBIE", "OUT_STATES", "Move"]
 

@@ -8,7 +8,7 @@ tables, so nothing in the move generator branches on a seat.
 """
 import configparser
 import os
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..board import EMPTY, FILE_LETTERS, OFF, Board
 from ..errors import UnknownVariantError
