@@ -59,6 +59,17 @@ def test_chess80_match_with_concurrency_writes_replayable_pgn(tmp_path):
     assert colours == {("first", "second"), ("second", "first")}
 
 
+def test_engine_command_as_cutechess_writes_it_program_and_arguments(tmp_path):
+    """cutechess-cli's form: cmd= is the program, each argument an arg= of its own."""
+    pgn = tmp_path / "args.pgn"
+    done = _match("-engine", "name=a", f"cmd={sys.executable}", "arg=-m", "arg=xboard_engine",
+                  "-engine", "name=b", f"cmd={sys.executable}", "arg=-m", "arg=xboard_engine",
+                  "-each", "depth=1", "-variant", "8piece", "-games", "2", "-maxmoves", "20", "-pgnout", str(pgn))
+    assert done.returncode == 0, done.stderr
+    games = _games(pgn)
+    assert len(games) == 2 and all(len(game.moves) > 2 for game in games)
+
+
 def test_gauntlet_of_three_engines_random_setups(tmp_path):
     pgn = tmp_path / "gauntlet.pgn"
     done = _match("-engine", "name=hero", f"cmd={ENGINE}", "-engine", "name=v1", f"cmd={ENGINE}",

@@ -11,6 +11,7 @@ movecount=N score=CP, -resign movecount=N score=CP [twosided=true], -maxmoves N,
 -cluster ADDRESS (Dask scheduler), -help.
 """
 import signal
+import shlex
 import sys
 import threading
 from typing import Dict, List, Optional, Tuple
@@ -25,7 +26,7 @@ from .tournament import Tournament, load_openings
 FLAGS = {"-repeat", "-recover", "-resume", "-help", "--help", "-h"}
 OPTIONS = {"-engine", "-each", "-variant", "-games", "-rounds", "-tournament", "-concurrency", "-openings",
            "-tc", "-draw", "-resign", "-maxmoves", "-sprt", "-pgnout", "-event", "-seed", "-cluster"}
-ENGINE_KEYS = {"name", "cmd", "dir", "proto", "tc", "st", "nodes", "depth", "timemargin"}
+ENGINE_KEYS = {"name", "cmd", "arg", "dir", "proto", "tc", "st", "nodes", "depth", "timemargin"}
 
 
 class UsageError(Exception):
@@ -77,6 +78,8 @@ def _key_values(option: str, values: List[str]) -> Dict[str, str]:
             raise UsageError(f"{option}: expected KEY=VALUE, got {value!r}")
         if key not in ENGINE_KEYS and not key.startswith("option.") and option in ("-engine", "-each"):
             raise UsageError(f"{option}: unknown key {key!r}")
+        if key == "arg":                # cutechess-cli: one argument of cmd each, repeatable
+            rest = (keys["arg"] + " " if "arg" in keys else "") + shlex.quote(rest)
         keys[key] = rest
     return keys
 
@@ -120,7 +123,8 @@ def build(argv: List[str]) -> Tournament:
         if proto not in ("xboard", "uci"):
             raise UsageError(f"unknown proto {proto!r} (xboard or uci)")
         engine_options = tuple((k[7:], v) for k, v in merged.items() if k.startswith("option."))
-        configs.append(EngineConfig(name, merged["cmd"], merged.get("dir", ""), proto, engine_options))
+        command = merged["cmd"] + (" " + merged["arg"] if merged.get("arg") else "")
+        configs.append(EngineConfig(name, command, merged.get("dir", ""), proto, engine_options))
         try:
             tcs.append(TimeControl.parse(merged.get("tc", global_tc), merged.get("st"), merged.get("nodes"),
                                          merged.get("depth"), merged.get("timemargin")))
