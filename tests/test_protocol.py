@@ -413,6 +413,13 @@ def test_setboard_restores_rights_xboard_drops(engine):
     assert engine.fen().split()[2] == "KQk"
     engine.send("setboard jfsqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/JDSQ1BNR b k - 1 2")
     assert engine.fen().split()[2] == "kq"          # White's king is not home
+    # a random setup's start array, also with units missing behind the pawns (a loaded position):
+    # the full rights (XBoard drops those of the jailer a1)
+    engine.send("new")
+    engine.send("variant 8piece-random")
+    engine.send("force")
+    engine.send("setboard jkbsqngr/pppppppp/8/8/8/8/PPPPPPPP/JK2QNCR w Kk - 0 1")
+    assert engine.fen().split()[2] == "KQkq"
 
 
 def test_unknown_command(engine):

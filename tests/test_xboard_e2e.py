@@ -277,11 +277,13 @@ def check_match(variant: str, workdir: Path) -> None:
             if ending == "Xboard adjudication: long game":
                 assert game["result"] == "1/2-1/2"
 
-        outcome = final.outcome()
-        for name, games in zip(names, logs):
+        # each engine's claims against its own log's last position (XBoard may adjudicate a mate
+        # before it passes the mating move on to the other engine)
+        for name, games, (own, _) in zip(names, logs, replays):
+            outcome = own.outcome()
             for claim in games[k].claims:
                 assert outcome is not None and claim.split()[0] == outcome.result, \
-                    f"{label}: {name} claims {claim!r}, rules core: {outcome} in {final.fen()}"
+                    f"{label}: {name} claims {claim!r}, rules core: {outcome} in {own.fen()}"
         if notated:
             final, pgn_moves = replay_pgn_game(game, variant, starts[0], moves, f"{label} PGN", notes)
             assert same_moves(pgn_moves, moves) and len(pgn_moves) >= len(moves), \

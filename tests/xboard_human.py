@@ -149,8 +149,11 @@ class Board:
             time.sleep(0.8)
 
     def key(self, name: str) -> None:
-        """A key press on the board window (the pointer rests on the board: no window manager)."""
-        self.move_to(int(self.left + self.pitch_x / 2), int(self.top + self.pitch_y / 2), 0.2)
+        """A key press on the board window: without a window manager the key goes to the window
+        under the pointer, so it rests on the board's bottom right square (XBoard's popups open at
+        the top left of the screen)."""
+        self.move_to(int(self.left + (self.files - 0.5) * self.pitch_x),
+                     int(self.top + (self.ranks - 0.5) * self.pitch_y), 0.2)
         self.xdo("key", name)
 
     def screenshot(self, path: Path) -> None:
@@ -219,6 +222,7 @@ def play_episodes(board: Board, episodes: List[dict]) -> None:
                 wait_for(lambda: board.log_text().count("< usermove ") > moves and answered(board.log_text()),
                          30, f"episode {n}: no answer to the second move")
                 time.sleep(1.5)
+        close_popups(board)             # the engine's notes cover the board's top left
         board.screenshot(board.workdir / f"episode-{n}.ppm")
         board.key("F9")                 # Action > Resign: XBoard saves the game
         time.sleep(1.5)

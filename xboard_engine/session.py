@@ -571,14 +571,13 @@ def _goes_on(moves: List[Move]) -> bool:
 
 
 def is_start_array(variant: str, placement: str) -> bool:
-    """Whether a FEN's ``placement`` is the variant's start array (for a random setup: any setup's,
-    pawns in front of mirrored back ranks)."""
+    """Whether a FEN's ``placement`` is the variant's start array (for a random setup: a setup's,
+    the pawns on their start ranks and nothing between them, whatever stands behind them)."""
     v = get_variant(variant)
     if v.setup == "fixed":
         return placement == v.start_fen.split()[0]
     rows = placement.split("/")
-    return len(rows) == 8 and rows[1] == "p" * 8 and rows[6] == "P" * 8 and rows[0] == rows[7].lower() \
-        and all(r == "8" for r in rows[2:6])
+    return len(rows) == 8 and rows[1] == "p" * 8 and rows[6] == "P" * 8 and all(r == "8" for r in rows[2:6])
 
 
 def restore_start_castling(pos: Position, fen: str) -> Position:
