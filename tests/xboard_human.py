@@ -113,7 +113,9 @@ class Board:
 
     def click(self, square: str) -> None:
         self.move_to(*self.xy(square))
-        self.xdo("click", 1)
+        self.xdo("mousedown", 1)        # held as long as a human's click (xdotool's own lasts no time,
+        time.sleep(0.1)                 # and XBoard then races the engine's answer to the press)
+        self.xdo("mouseup", 1)
 
     def pull(self, x: int, y: int, steps: int) -> int:
         for _ in range(steps):
