@@ -445,7 +445,8 @@ class Session:
         if self.picture is not None:
             shown, taken = self._showable(legal)
             best = shown or taken                   # what XBoard shows right, else what it takes
-            avoided = set(legal) - set([m for m in best if m not in avoided] or best)
+            preferred = [m for m in best if m not in avoided] or best   # and no lancer turn if it can
+            avoided = set(legal) - set(preferred)
         return tuple(m for m in legal if m in avoided) if len(avoided) < len(legal) else ()
 
     def _showable(self, legal: List[Move]) -> Tuple[List[Move], List[Move]]:
