@@ -7,7 +7,8 @@ README for each variant's XBoard command line and for UCI use.
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
 (`xboard-engine play --help`); `xboard-engine web` a board in the browser for every variant
-(`xboard-engine web --help`); `xboard-engine 8pc` unattended games of 8 Player Chess between bots,
+(`xboard-engine web --help`); `xboard-engine serve` the live server where people play each other
+online (`xboard-engine serve --help`); `xboard-engine 8pc` unattended games of 8 Player Chess between bots,
 writing game records and a results table (`xboard-engine 8pc --help`)."""
 import argparse
 import gc
@@ -31,6 +32,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["web"]:
         from .web.cli import main as web
         return web(argv[1:])
+    if argv[:1] == ["serve"]:
+        from .live.cli import main as serve
+        return serve(argv[1:])
     if argv[:1] == ["8pc"]:
         from .multi.cli import main as eight_player
         return eight_player(argv[1:])

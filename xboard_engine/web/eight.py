@@ -267,6 +267,21 @@ class EightGame:
         return out
 
 
+def board_hello(v: Any) -> Dict[str, Any]:
+    """What an 8 Player Chess page needs before its first state: modes, options, bot levels, clocks,
+    the seats (colours, partners, teams) and the board's squares of multi-variant ``v``."""
+    return {"type": "hello", "modes": list(MODES),
+            "options": [{"name": n, "help": h, "modes": list(m),
+                         "kind": "points" if n == "custom_points" else "number" if n == "checkmates_needed"
+                         else "flag"} for n, (h, m) in OPTION_NAMES.items()],
+            "levels": [{"name": k, "words": w} for k, (w, _) in BOT_LEVELS.items()],
+            "timeControls": TIME_CONTROLS,
+            "seats": [{"colour": s.colour, "letter": s.letter, "numeral": s.numeral, "fill": ARMY_FILLS[i],
+                       "partner": v.partner[i], "team": v.team_of[i]} for i, s in enumerate(v.seats)],
+            "teamNames": list(v.team_names), "files": v.files, "ranks": v.ranks,
+            "squares": [[v.names[sq], v.file_of[sq], v.rank_of[sq]] for sq in v.squares]}
+
+
 def _bot_class():
     """The search bots (``xboard_engine.multi.bots.Bot``) if they are there, else None."""
     try:
@@ -327,17 +342,7 @@ class EightRoom:
 
     # ----------------------------------------------------------------- pages
     def hello(self) -> Dict[str, Any]:
-        v = self.game.game.v
-        return {"type": "hello", "modes": list(MODES),
-                "options": [{"name": n, "help": h, "modes": list(m),
-                             "kind": "points" if n == "custom_points" else "number" if n == "checkmates_needed"
-                             else "flag"} for n, (h, m) in OPTION_NAMES.items()],
-                "levels": [{"name": k, "words": w} for k, (w, _) in BOT_LEVELS.items()],
-                "timeControls": TIME_CONTROLS,
-                "seats": [{"colour": s.colour, "letter": s.letter, "numeral": s.numeral, "fill": ARMY_FILLS[i],
-                           "partner": v.partner[i], "team": v.team_of[i]} for i, s in enumerate(v.seats)],
-                "teamNames": list(v.team_names), "files": v.files, "ranks": v.ranks,
-                "squares": [[v.names[sq], v.file_of[sq], v.rank_of[sq]] for sq in v.squares]}
+        return board_hello(self.game.game.v)
 
     def seat_of_letter(self, letter: Optional[str]) -> Optional[int]:
         """The seat a page is bound to (``w``, ``r``, ... or ``i``, ``ii``, ...; None or "" for every

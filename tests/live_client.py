@@ -1,0 +1,139 @@
+"""The live server under test: the real `xboard-engine serve` process on a free port with its own
+data directory, and clients that talk to it over real WebSockets as a page does (each with its own
+cookie jar: a browser profile)."""
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+import aiohttp
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class LiveServer:
+    """``xboard-engine serve`` running in a child process."""
+
+    def __init__(self, data_dir: str, *args: str, port: int = 0) -> None:
+        self.data_dir = str(data_dir)
+        self.args = list(args)
+        self.port = port
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "xboard_engine", "serve", "--data-dir", self.data_dir,
+             "--port", str(self.port)] + self.args,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        line = self.proc.stdout.readline()
+        match = re.search(r"open (http://[^/\s]+)/", line)
+        if not match:
+            rest = self.proc.stdout.read() if self.proc.poll() is not None else ""
+            raise RuntimeError(f"the server did not start: {line}{rest}")
+        self.url = match.group(1)
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.lines: List[str] = []
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to save anything."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self, timeout: float = 10.0) -> float:
+        """SIGTERM; the seconds it took to exit."""
+        started = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return time.monotonic() - started
+
+    def output(self) -> str:
+        return self.proc.stdout.read() if self.proc.poll() is not None else ""
+
+
+class Client:
+    """One browser profile: a cookie jar, and WebSockets to the lobby and to games."""
+
+    def __init__(self, server: LiveServer, origin: Optional[str] = None) -> None:
+        self.server = server
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.origin = origin
+        self.ws: Optional[aiohttp.ClientWebSocketResponse] = None
+        self.inbox: List[Dict[str, Any]] = []
+
+    async def open_page(self, path: str = "/") -> int:
+        async with self.session.get(self.server.url + path) as response:
+            await response.text()
+            return response.status
+
+    async def connect(self, path: str, origin: Optional[str] = None) -> "Client":
+        headers = {"Origin": origin or self.origin or self.server.url}
+        self.ws = await self.session.ws_connect(self.server.url + path, headers=headers)
+        self.inbox = []
+        return self
+
+    async def send(self, message: Any) -> None:
+        assert self.ws is not None
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def receive(self, timeout: float = 10.0) -> Dict[str, Any]:
+        assert self.ws is not None
+        msg = await self.ws.receive(timeout=timeout)
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            raise ConnectionError(f"connection ended: {msg.type} {msg.data!r} {msg.extra!r}")
+        data = json.loads(msg.data)
+        self.inbox.append(data)
+        return data
+
+    async def wait_for(self, kind: str, timeout: float = 10.0, **fields: Any) -> Dict[str, Any]:
+        """The next message of ``kind`` whose fields (where given) match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} {fields} in {timeout} s; last: {self.inbox[-3:]}")
+            data = await self.receive(left)
+            if data.get("type") == kind and all(_matches(data.get(k), v) for k, v in fields.items()):
+                return data
+
+    async def state(self, timeout: float = 10.0, **fields: Any) -> Dict[str, Any]:
+        return await self.wait_for("state", timeout, **fields)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        await self.session.close()
+
+
+def _matches(value: Any, wanted: Any) -> bool:
+    return wanted(value) if callable(wanted) else value == wanted
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.get_event_loop().run_until_complete(coroutine) if False else asyncio.run(coroutine)
+
+
+async def new_player(server: LiveServer, name: str) -> Client:
+    """A browser profile that opened the lobby and chose a name."""
+    client = Client(server)
+    assert await client.open_page("/") == 200
+    await client.connect("/ws/lobby")
+    await client.wait_for("lobby")
+    await client.send({"type": "name", "name": name})
+    await client.wait_for("you")
+    return client
+
+
+async def create(client: Client, **challenge: Any) -> Dict[str, Any]:
+    await client.send(dict({"type": "create"}, **challenge))
+    reply = await client.wait_for("created")
+    return reply

@@ -1,0 +1,486 @@
+"""The live server's logic, without the network: the games being played (each a ``Room``: its
+table, seats, viewers, clocks and bots), who may act for which seat, and the store behind it all.
+Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall each
+page's messages through a ``Viewer``; ``lobby`` creates games."""
+import asyncio
+import hashlib
+import secrets
+import time
+from typing import Any, Callable, Dict, List, Optional, Set
+
+from ..errors import RulesError
+from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN
+from . import wire
+from .bots import BotPool, budget, eight_player_move, seed_now, two_player_move
+from .store import ChatLine, Store, StoredAction, StoredGame, StoredSeat
+from .tables import TWO_LEVELS, Refused, Table, make_table
+
+GRACE_SECONDS = 60.0
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Viewer:
+    """One page's connection: who it is (the player token's owner, if any) and how to reach it."""
+
+    def __init__(self, send: Callable[[str], Any], token: Optional[str], address: str) -> None:
+        self.send = send                 # queues text for the page (never blocks)
+        self.token = token
+        self.address = address
+        self.player: Optional[Dict[str, Any]] = None     # {"id", "name"} once known
+        self.room: Optional["Room"] = None
+        self.messages = wire.RateLimit(rate=10.0, burst=30.0)
+        self.chats = wire.RateLimit(rate=0.5, burst=5.0)
+        self.refusals = 0
+
+    @property
+    def player_id(self) -> Optional[int]:
+        return self.player["id"] if self.player else None
+
+
+class Room:
+    """A game being played or watched: its table, its seats and the pages watching it."""
+
+    def __init__(self, hall: "Hall", stored: StoredGame, seats: List[StoredSeat]) -> None:
+        self.hall = hall
+        self.id = stored.id
+        self.kind = stored.kind
+        self.config = stored.config
+        self.status = stored.status
+        self.seats = seats
+        self.viewers: Set[Viewer] = set()
+        self.away_since: Dict[int, float] = {}   # player id -> when their last page here closed
+        self.timer: Optional[asyncio.TimerHandle] = None
+        self.bot_busy = False
+        self.actions = 0
+        self.table: Table = make_table(stored.kind, stored.config, self._players(), stored.id)
+        self.names: Dict[int, str] = {}
+
+    def _players(self) -> List[str]:
+        return [s.bot.split(":", 1)[1] if s.kind == "bot" and s.bot else HUMAN for s in self.seats]
+
+    # ----------------------------------------------------------------- who is who
+    def owned_by(self, player_id: Optional[int]) -> List[int]:
+        return [s.seat for s in self.seats if s.kind == "player" and player_id is not None
+                and s.player_id == player_id]
+
+    def connected(self, player_id: Optional[int]) -> bool:
+        return any(v.player_id == player_id for v in self.viewers)
+
+    def seat_view(self) -> List[Dict[str, Any]]:
+        out = []
+        for s in self.seats:
+            entry: Dict[str, Any] = {"seat": s.seat, "label": self.table.seat_labels[s.seat], "kind": s.kind}
+            if s.kind == "player":
+                entry["name"] = self.names.get(s.player_id, "?")
+                entry["connected"] = self.connected(s.player_id)
+            elif s.kind == "bot":
+                entry["name"] = self.hall.bot_words(self.kind, s.bot)
+                entry["connected"] = True
+            out.append(entry)
+        return out
+
+    def state_text(self) -> str:
+        state = self.table.view()
+        state["gameId"] = self.id
+        state["status"] = self.status
+        state["online"] = self.seat_view()
+        state["watchers"] = len(self.viewers)
+        state["clockValues"] = self.table.clocks()
+        return wire.dumps(state)
+
+    def broadcast(self, text: Optional[str] = None) -> None:
+        text = text or self.state_text()
+        for v in list(self.viewers):
+            v.send(text)
+
+    def send_team(self, team: Optional[int], sender: Viewer, text: str) -> None:
+        """To the pages of the players of ``team`` (None: only the sender's own pages)."""
+        for v in list(self.viewers):
+            if team is None:
+                if v.player_id is not None and v.player_id == sender.player_id:
+                    v.send(text)
+            elif any(self.table.team_of(seat) == team for seat in self.owned_by(v.player_id)):
+                v.send(text)
+
+
+class Hall:
+    """Every room, the store and the bot pool.  Runs on the server's asyncio loop."""
+
+    def __init__(self, store: Store, pool: BotPool, grace: float = GRACE_SECONDS) -> None:
+        self.store = store
+        self.pool = pool
+        self.grace = grace
+        self.rooms: Dict[int, Room] = {}
+        self.lobby_viewers: Set[Viewer] = set()
+        self.on_lobby_change: Optional[Callable[[], None]] = None
+        self.stopping = False
+
+    # ----------------------------------------------------------------- players
+    def identify(self, viewer: Viewer) -> None:
+        if viewer.token:
+            viewer.player = self.store.player_by_token(token_hash(viewer.token))
+
+    def ensure_player(self, viewer: Viewer, name: Optional[str] = None) -> Dict[str, Any]:
+        """The viewer's player, made now if it has none (a page without a token cannot play)."""
+        if viewer.player is None:
+            if not viewer.token:
+                raise Refused("this page has no player cookie: allow cookies for this site to play")
+            name = name or f"Guest {secrets.randbelow(9000) + 1000}"
+            player_id = self.store.add_player(token_hash(viewer.token), name)
+            viewer.player = {"id": player_id, "name": name}
+        return viewer.player
+
+    def rename(self, viewer: Viewer, name: Any) -> None:
+        name = wire.check_name(name)
+        player = self.ensure_player(viewer, name)
+        if player["name"] != name:
+            self.store.rename_player(player["id"], name)
+            player["name"] = name
+        for room in self.rooms.values():
+            if player["id"] in room.names:
+                room.names[player["id"]] = name
+                room.broadcast()
+
+    def bot_words(self, kind: str, bot: Optional[str]) -> str:
+        level = (bot or ":").split(":", 1)[1]
+        if kind == "two":
+            return TWO_LEVELS[level][0] if level in TWO_LEVELS else level
+        return EIGHT_LEVELS[level][0] if level in EIGHT_LEVELS else level
+
+    # ----------------------------------------------------------------- rooms
+    def room(self, game_id: int) -> Optional[Room]:
+        """The game's room, rebuilt from the store if it is not in memory; None if no such game."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            stored = self.store.game(game_id)
+            if stored is None:
+                return None
+            room = self._rebuild(stored)
+            self.rooms[game_id] = room
+        return room
+
+    def _rebuild(self, stored: StoredGame) -> Room:
+        room = Room(self, stored, self.store.seats(stored.id))
+        actions = self.store.actions(stored.id)
+        for a in actions:
+            room.table.act(a.seat, a.kind, a.text)
+        room.actions = len(actions)
+        clocks = stored.paused_clocks or (actions[-1].clocks if actions else None)
+        if clocks:
+            room.table.set_clocks(clocks)
+        room.table.restart_clock()
+        owners = [s.player_id for s in room.seats if s.player_id is not None]
+        room.names = self.store.player_names(owners)
+        return room
+
+    def resume(self) -> int:
+        """After a start: every unfinished game back in memory, clocks and bots going.  The count."""
+        count = 0
+        for status in ("open", "playing"):
+            for stored in self.store.games(status, limit=100000):
+                room = self.room(stored.id)
+                if room is not None and room.status == "playing":
+                    now = time.monotonic()
+                    for s in room.seats:                # nobody is connected yet: grace from now
+                        if s.player_id is not None:
+                            room.away_since[s.player_id] = now
+                    self.next_turn(room)
+                count += 1
+        return count
+
+    def pause(self) -> None:
+        """A clean stop: every running clock stopped and saved, bots let go."""
+        self.stopping = True
+        clocks = {}
+        for room in self.rooms.values():
+            if room.timer:
+                room.timer.cancel()
+            if room.status == "playing" and not room.table.over and room.table.clocks():
+                clocks[room.id] = room.table.clocks()
+        self.store.pause_clocks(clocks)
+
+    # ----------------------------------------------------------------- viewers
+    def join(self, viewer: Viewer, room: Room) -> None:
+        viewer.room = room
+        room.viewers.add(viewer)
+        if viewer.player_id is not None:
+            room.away_since.pop(viewer.player_id, None)
+        viewer.send(wire.dumps(self.hello(room, viewer)))
+        viewer.send(room.state_text())
+        for line in self.store.chat(room.id):
+            if self._may_read(room, viewer, line.channel):
+                viewer.send(wire.dumps(_chat_message(line)))
+        room.broadcast()             # the others see the connection
+
+    def leave(self, viewer: Viewer) -> None:
+        room = viewer.room
+        if room is None:
+            self.lobby_viewers.discard(viewer)
+            return
+        room.viewers.discard(viewer)
+        viewer.room = None
+        pid = viewer.player_id
+        if pid is not None and room.owned_by(pid) and not room.connected(pid):
+            room.away_since[pid] = time.monotonic()
+            if not self.stopping:
+                room.broadcast()
+                self._arm(room)
+        if not room.viewers and room.table.over:
+            self.rooms.pop(room.id, None)          # rebuilt from the store when someone looks again
+
+    def hello(self, room: Room, viewer: Viewer) -> Dict[str, Any]:
+        from .lobby import game_info
+        return {"type": "hello", "gameId": room.id, "kind": room.kind, "config": room.config,
+                "info": game_info(room), "you": viewer.player, "yourSeats": room.owned_by(viewer.player_id),
+                "openSeats": [s.seat for s in room.seats if s.kind == "open"],
+                "seatLabels": room.table.seat_labels, "grace": self.grace,
+                "teams": [room.table.team_of(s) for s in range(room.table.seat_count)]}
+
+    # ----------------------------------------------------------------- messages
+    async def handle(self, viewer: Viewer, text: str) -> None:
+        """One message from a game page; a refused one gets an ``error`` reply, nothing changes."""
+        try:
+            if not viewer.messages.allow():
+                viewer.refusals += 1
+                raise wire.BadMessage("too many messages: slow down")
+            data = wire.parse(text)
+            room = viewer.room
+            if room is None:
+                raise wire.BadMessage("not in a game")
+            kind = data["type"]
+            if kind == "name":
+                self.rename(viewer, data.get("name"))
+                viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
+            elif kind == "take":
+                self.take_seat(viewer, room, data.get("seat"), data.get("secret"))
+            elif kind == "chat":
+                self.chat(viewer, room, data.get("text"), data.get("channel", "all"))
+            elif kind == "arrows":
+                self.arrows(viewer, room, data.get("arrows"))
+            elif kind in ("move", "resign", "offer", "draw", "claim"):
+                move = data.get("move", "")
+                if kind == "move" and (not isinstance(move, str) or not move.strip() or len(move) > 40):
+                    raise Refused("move: want the move's text, e.g. e2e4")
+                self.act(viewer, room, kind, move.strip() if isinstance(move, str) else "", data.get("seat"))
+            else:
+                raise wire.BadMessage(f"unknown message type {kind!r}")
+        except (wire.BadMessage, Refused, RulesError) as error:
+            viewer.send(wire.dumps({"type": "error", "message": str(error)}))
+
+    def _acting_seat(self, viewer: Viewer, room: Room, kind: str, wanted: Any) -> int:
+        owned = room.owned_by(viewer.player_id)
+        if not owned:
+            raise Refused("you do not play in this game (watchers cannot act)")
+        if wanted is not None:
+            if wanted not in owned:
+                raise Refused(f"seat {wanted!r} is not yours")
+            return int(wanted)
+        turn = room.table.seat_to_move()
+        if turn in owned:
+            return int(turn)
+        if kind == "move" or room.kind == "eight":
+            label = room.table.seat_labels[turn] if turn is not None else "nobody"
+            raise Refused(f"it is {label}'s move, not yours")
+        return owned[0]
+
+    def act(self, viewer: Viewer, room: Room, kind: str, text: str, wanted: Any = None) -> None:
+        if room.status != "playing":
+            raise Refused("the game has not begun: seats are still free" if room.status == "open"
+                          else "the game is over")
+        seat = self._acting_seat(viewer, room, kind, wanted)
+        if kind == "claim" and room.kind == "two":
+            self._check_claim(room, seat)
+        self.apply(room, seat, kind, text)
+
+    def _check_claim(self, room: Room, seat: int) -> None:
+        other = room.seats[1 - seat]
+        if other.kind != "player" or room.connected(other.player_id):
+            raise Refused("your opponent is here: no claim")
+        away = time.monotonic() - room.away_since.get(other.player_id, time.monotonic())
+        if away < self.grace:
+            raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {self.grace:.0f} s")
+
+    def apply(self, room: Room, seat: int, kind: str, text: str = "") -> None:
+        """Do an action on the table, store it (committed), then tell everyone."""
+        stored_text = room.table.act(seat, kind, text)
+        status = "over" if room.table.over else None
+        action = StoredAction(room.actions, seat, kind, stored_text, room.table.clocks(), time.time())
+        try:
+            self.store.add_action(room.id, action, status, room.table.result() if status else None)
+        except Exception:
+            self.rooms.pop(room.id, None)         # memory is ahead of the store: rebuild from it
+            raise Refused("the server could not save that; try again") from None
+        room.actions += 1
+        if status:
+            room.status = status
+        room.broadcast()
+        self.next_turn(room)
+        if status and self.on_lobby_change:
+            self.on_lobby_change()
+
+    # ----------------------------------------------------------------- seats
+    def take_seat(self, viewer: Viewer, room: Room, seat: Any, secret: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
+            raise Refused(f"no seat {seat!r}")
+        s = room.seats[seat]
+        if s.kind == "player":
+            if s.player_id == viewer.player_id:
+                return
+            raise Refused(f"{room.table.seat_labels[seat]} is taken")
+        if s.kind == "bot":
+            raise Refused(f"{room.table.seat_labels[seat]} is a bot's seat")
+        if s.kind == "invite":
+            if not isinstance(secret, str) or not s.invite_hash or \
+                    not secrets.compare_digest(token_hash(secret), s.invite_hash):
+                raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
+        player = self.ensure_player(viewer)
+        if room.kind == "two" and room.owned_by(player["id"]):
+            raise Refused("you already play in this game")
+        taken = StoredSeat(seat, "player", player["id"], None, None)
+        self.store.set_seat(room.id, taken)
+        room.seats[seat] = taken
+        room.names[player["id"]] = player["name"]
+        if all(x.kind in ("player", "bot") for x in room.seats) and room.status == "open":
+            room.status = "playing"
+            self.store.set_status(room.id, "playing")
+            room.table.restart_clock()
+            self.next_turn(room)
+        viewer.send(wire.dumps(self.hello(room, viewer)))
+        room.broadcast()
+        if self.on_lobby_change:
+            self.on_lobby_change()
+
+    # ----------------------------------------------------------------- chat and arrows
+    def _may_read(self, room: Room, viewer: Viewer, channel: str) -> bool:
+        if channel == "all":
+            return True
+        team = int(channel.split(":", 1)[1])
+        return any(room.table.team_of(s) == team for s in room.owned_by(viewer.player_id))
+
+    def chat(self, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
+        if not viewer.chats.allow():
+            raise Refused("too many chat lines: wait a moment")
+        text = wire.check_chat(text)
+        if channel not in ("all", "team"):
+            raise Refused("channel: all or team")
+        player = self.ensure_player(viewer)
+        owned = room.owned_by(player["id"])
+        stored_channel = "all"
+        if channel == "team":
+            teams = [room.table.team_of(s) for s in owned]
+            if not owned or teams[0] is None:
+                raise Refused("a partner or team chat is for the players of 8 Player Pairs and Teams")
+            stored_channel = f"team:{teams[0]}"
+        line = ChatLine(0, room.id, player["id"], owned[0] if owned else None, stored_channel, player["name"],
+                        text, time.time())
+        line = line._replace(id=self.store.add_chat(line))
+        message = wire.dumps(_chat_message(line))
+        if stored_channel == "all":
+            room.broadcast(message)
+        else:
+            room.send_team(int(stored_channel.split(":")[1]), viewer, message)
+
+    def arrows(self, viewer: Viewer, room: Room, arrows: Any) -> None:
+        """A player's arrows (pairs of square names): to the partner or team in 8 Player Pairs and
+        Teams, else only to the player's own pages."""
+        owned = room.owned_by(viewer.player_id)
+        if not owned:
+            raise Refused("arrows are for the players")
+        names = set(room.table.square_names())
+        if not isinstance(arrows, list) or len(arrows) > 32 or not all(
+                isinstance(a, list) and len(a) == 2 and all(isinstance(x, str) and len(x) <= 4 for x in a)
+                for a in arrows):
+            raise Refused("arrows: want at most 32 [from, to] square pairs")
+        if not all(x in names for a in arrows for x in a):
+            raise Refused("arrows: unknown square")
+        team = room.table.team_of(owned[0])
+        room.send_team(team, viewer, wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
+
+    # ----------------------------------------------------------------- the course of a game
+    def next_turn(self, room: Room) -> None:
+        if room.timer:
+            room.timer.cancel()
+            room.timer = None
+        if room.status != "playing" or room.table.over or self.stopping:
+            return
+        seat = room.table.seat_to_move()
+        if seat is not None and room.seats[seat].kind == "bot" and not room.bot_busy:
+            asyncio.ensure_future(self._bot_move(room, seat, room.actions))
+        self._arm(room)
+
+    def _arm(self, room: Room) -> None:
+        """The room's timer: at the running clock's fall, or when an away 8 Player seat times out."""
+        if room.timer:
+            room.timer.cancel()
+        waits = []
+        left = room.table.time_left()
+        if left is not None:
+            waits.append(left + 0.02)
+        seat = room.table.seat_to_move()
+        if room.kind == "eight" and seat is not None and room.seats[seat].kind == "player":
+            pid = room.seats[seat].player_id
+            if pid in room.away_since:
+                waits.append(room.away_since[pid] + self.grace - time.monotonic() + 0.02)
+        if waits and room.status == "playing" and not room.table.over:
+            room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), self._on_timer, room)
+
+    def _on_timer(self, room: Room) -> None:
+        room.timer = None
+        if room.status != "playing" or room.table.over or self.stopping:
+            return
+        seat = room.table.flag()
+        if seat is None and room.kind == "eight":
+            turn = room.table.seat_to_move()
+            s = room.seats[turn] if turn is not None else None
+            if s is not None and s.kind == "player" and s.player_id in room.away_since and \
+                    time.monotonic() - room.away_since[s.player_id] >= self.grace:
+                seat = turn
+        if seat is not None:
+            self.apply(room, seat, "timeout")
+        else:
+            self._arm(room)
+
+    async def _bot_move(self, room: Room, seat: int, at: int) -> None:
+        room.bot_busy = True
+        try:
+            bot = room.seats[seat].bot or ":"
+            level = bot.split(":", 1)[1]
+            left = room.table.time_left()
+            if room.kind == "two":
+                g = room.table.game          # type: ignore[attr-defined]
+                words, seconds, skill = TWO_LEVELS.get(level, TWO_LEVELS["medium"])
+                increment = g.tc.inc if room.table.clocks() else 0.0
+                text = await self.pool.run(two_player_move, g.variant, g.start_fen, list(g.moves),
+                                           budget(left, increment, seconds), skill, seed_now())
+            else:
+                g = room.table.game          # type: ignore[attr-defined]
+                settings = EIGHT_LEVELS.get(level, EIGHT_LEVELS["fast"])[1]
+                seconds = float((settings or {}).get("movetime") or 1.0)
+                text = await self.pool.run(eight_player_move, g.game.to_dict(), settings,
+                                           budget(left, g.clock.increment, seconds), seed_now())
+        except Exception as error:                   # a worker's fault: the server goes on
+            print(f"xboard-engine serve: bot of game {room.id} failed: {error!r}", flush=True)
+            text = None
+        finally:
+            room.bot_busy = False
+        if self.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat:
+            self.next_turn(room)
+            return
+        if text is None:
+            return
+        try:
+            self.apply(room, seat, "move", text)
+        except (Refused, RulesError) as error:
+            print(f"xboard-engine serve: bot move {text!r} of game {room.id} refused: {error}", flush=True)
+
+
+def _chat_message(line: ChatLine) -> Dict[str, Any]:
+    return {"type": "chat", "id": line.id, "channel": "all" if line.channel == "all" else "team",
+            "name": line.name, "seat": line.seat, "text": line.text, "at": line.at}

@@ -1,0 +1,316 @@
+"""One adapter per kind of game over the rules core: ``TwoPlayerTable`` (chess, Chess960, 8-Piece,
+Full Cavalry, Chess80: the rules core's ``Position`` through the browser board's ``WebGame``) and
+``EightPlayerTable`` (8 Player Chess through ``EightGame``).  A table takes actions of a seat
+(``move``, ``resign``, ``offer``, ``draw``, ``claim``, ``timeout``, ``abandon``), replays stored
+ones, keeps the clocks and gives the view every page gets.  No I/O: ``hall`` stores and sends."""
+import random
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import RulesError
+from ..match.referee import loss
+from ..multi.game import MODES, Game
+from ..multi.notation import move_text as eight_move_text
+from ..variant import get_variant, variant_names
+from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
+from ..web.game import WebGame, parse_time_control, variant_info
+
+TWO_PLAYER_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "1800+20", "none"]
+EIGHT_PLAYER_CLOCKS = ["10+5", "5+3", "3+2", "1+1", "15+10", "none"]
+# Our engine's levels in two-player games: name -> (words, seconds a move, skill 0..20).
+TWO_LEVELS: Dict[str, Tuple[str, float, int]] = {
+    "easy": ("Engine, easy (skill 4)", 0.3, 4),
+    "medium": ("Engine, medium (skill 12)", 0.5, 12),
+    "strong": ("Engine, 1 s a move", 1.0, 20),
+    "max": ("Engine, 3 s a move", 3.0, 20),
+}
+
+
+class Refused(ValueError):
+    """An action the game does not allow now (the message says why; nothing changed)."""
+
+
+class Table:
+    """What the hall needs of a game of any kind."""
+    kind = ""
+    seat_count = 0
+    seat_labels: List[str] = []
+
+    def seat_to_move(self) -> Optional[int]: raise NotImplementedError
+    @property
+    def over(self) -> bool: raise NotImplementedError
+    def act(self, seat: int, kind: str, text: str = "") -> str: raise NotImplementedError
+    def clocks(self) -> List[float]: raise NotImplementedError
+    def set_clocks(self, clocks: List[float]) -> None: raise NotImplementedError
+    def restart_clock(self) -> None: raise NotImplementedError
+    def time_left(self) -> Optional[float]: raise NotImplementedError
+    def flag(self) -> Optional[int]: raise NotImplementedError
+    def result(self) -> Optional[Dict[str, Any]]: raise NotImplementedError
+    def view(self) -> Dict[str, Any]: raise NotImplementedError
+    def record(self) -> Tuple[str, str, str]: raise NotImplementedError
+    def team_of(self, seat: int) -> Optional[int]: return None
+    def square_names(self) -> List[str]: raise NotImplementedError
+    def summary(self) -> str: raise NotImplementedError
+    def ply_count(self) -> int: raise NotImplementedError
+
+
+# --------------------------------------------------------------------- two players
+def check_two_player_config(config: Dict[str, Any]) -> Dict[str, Any]:
+    """The challenge's game settings, checked: variant, clock, setup number or FEN."""
+    variant = config.get("variant", "normal")
+    if not isinstance(variant, str) or variant not in variant_names():
+        raise Refused(f"unknown variant {variant!r} (known: {', '.join(variant_names())})")
+    tc = config.get("tc", "300+3")
+    if not isinstance(tc, str):
+        raise Refused("tc: want a time control such as 300+3 (seconds + increment) or none")
+    if tc != "none":
+        try:
+            clock = parse_time_control(tc)
+        except ValueError as error:
+            raise Refused(f"time control {tc!r}: {error}") from None
+        if not clock.has_clock:
+            raise Refused("an online game has a clock (e.g. 300+3) or none")
+    number = config.get("number")
+    v = get_variant(variant)
+    if number not in (None, ""):
+        count = v.setup_count if v.setup != "fixed" else 0
+        if not count:
+            raise Refused(f"{variant} has one setup; a setup number is for random-setup variants")
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < count:
+            raise Refused(f"setup number: want 0..{count - 1}")
+    elif v.setup != "fixed":
+        number = random.randrange(v.setup_count)      # fixed now: a restart replays the same setup
+    else:
+        number = None
+    fen = config.get("fen") or None
+    if fen is not None:
+        if not isinstance(fen, str) or len(fen) > 200:
+            raise Refused("fen: want a FEN of the variant")
+        try:
+            WebGame(variant, [HUMAN, HUMAN], parse_time_control("300+3"), "300+3", start_fen=fen)
+        except RulesError as error:
+            raise Refused(f"bad FEN: {error}") from None
+    return {"variant": variant, "tc": tc, "number": number, "fen": fen}
+
+
+class TwoPlayerTable(Table):
+    kind = "two"
+    seat_count = 2
+    seat_labels = ["White", "Black"]
+
+    def __init__(self, config: Dict[str, Any], players: List[str], game_id: int) -> None:
+        tc_text = config["tc"] if config["tc"] != "none" else "st=1"
+        self.has_clock = config["tc"] != "none"
+        self.game = WebGame(config["variant"], players, parse_time_control(tc_text), config["tc"],
+                            start_fen=config.get("fen"), number=config.get("number"), game_id=game_id)
+
+    def seat_to_move(self) -> Optional[int]:
+        return None if self.game.over else self.game.side
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def act(self, seat: int, kind: str, text: str = "") -> str:
+        """Do ``kind`` for ``seat``; the text to store (a move's coordinates).  Raises Refused or
+        RulesError (an illegal move) and changes nothing then."""
+        g = self.game
+        if g.over:
+            raise Refused("the game is over")
+        colour = ("White", "Black")[seat]
+        if kind == "move":
+            if seat != g.side:
+                raise Refused(f"it is {self.seat_labels[g.side]}'s move")
+            move = g.pos.parse_text(text)
+            stored = g.pos.move_text(move)
+            g.play_move(move)
+            return stored
+        if kind == "resign":
+            g.resign(seat)
+        elif kind == "offer":
+            if g.draw_offer == "wb"[1 - seat]:
+                raise Refused("your opponent offers a draw: accept it (draw) or move on")
+            g.draw_offer = "wb"[seat]
+            g.note = f"{colour} offers a draw"
+        elif kind == "draw":
+            if g.draw_offer != "wb"[1 - seat]:
+                raise Refused("there is no draw offer to accept")
+            g.end("1/2-1/2", "normal", "Draw by agreement")
+        elif kind == "claim":           # the opponent has been away longer than the grace time
+            g.end(*loss(1 - seat, "abandoned", f"{self.seat_labels[1 - seat]} left the game"))
+        elif kind == "timeout":
+            g.end(*loss(seat, "time forfeit", f"{colour} loses on time"))
+            g.clocks[seat] = 0.0
+        elif kind == "abandon":         # the server ended a game that never began
+            g.end("*", "abandoned", "Abandoned")
+        else:
+            raise Refused(f"unknown action {kind!r}")
+        return kind
+
+    def clocks(self) -> List[float]:
+        return [round(self.game.clock_left(s), 3) for s in (0, 1)] if self.has_clock else []
+
+    def set_clocks(self, clocks: List[float]) -> None:
+        if self.has_clock and len(clocks) == 2:
+            self.game.clocks = [float(c) for c in clocks]
+
+    def restart_clock(self) -> None:
+        self.game.turn_started = time.monotonic()
+
+    def time_left(self) -> Optional[float]:
+        """Seconds until the running clock falls, or None."""
+        if not self.has_clock or self.game.running_clock() is None:
+            return None
+        return self.game.clock_left(self.game.side)
+
+    def flag(self) -> Optional[int]:
+        """The seat whose clock has run out (the caller stores its timeout), or None."""
+        if self.has_clock and self.game.running_clock() is not None and self.game.clock_left(self.game.side) <= 0:
+            return self.game.side
+        return None
+
+    def result(self) -> Optional[Dict[str, Any]]:
+        e = self.game.ending
+        return None if e is None else {"result": e.result, "termination": e.termination, "reason": e.reason}
+
+    def view(self) -> Dict[str, Any]:
+        state = self.game.snapshot()
+        if not self.has_clock:
+            state["hasClock"] = False
+        return state
+
+    def record(self) -> Tuple[str, str, str]:
+        return self.game.pgn(), "application/x-chess-pgn", f"game-{self.game.id}.pgn"
+
+    def summary(self) -> str:
+        return self.game.variant
+
+    def square_names(self) -> List[str]:
+        v = self.game.pos.variant
+        return [v.names[sq] for sq in v.squares]
+
+    def ply_count(self) -> int:
+        return len(self.game.moves)
+
+
+def two_player_info(variant: str) -> Dict[str, Any]:
+    return variant_info(variant)
+
+
+# --------------------------------------------------------------------- 8 Player Chess
+def check_eight_player_config(config: Dict[str, Any]) -> Dict[str, Any]:
+    mode = config.get("mode", "singles")
+    if mode not in MODES:
+        raise Refused(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+    options = config.get("options") or {}
+    if not isinstance(options, dict):
+        raise Refused("options: want an object of option names and values")
+    tc = config.get("tc", "10+5")
+    if not isinstance(tc, str):
+        raise Refused("tc: want MINUTES+SECONDS (e.g. 10+5) or none")
+    try:
+        Clock(tc)
+        game = Game(mode, options)
+    except (ValueError, RulesError) as error:
+        raise Refused(str(error)) from None
+    return {"mode": mode, "options": game.options.as_dict(), "tc": tc, "seed": game.seed}
+
+
+class EightPlayerTable(Table):
+    kind = "eight"
+    seat_count = 8
+
+    def __init__(self, config: Dict[str, Any], players: List[str], game_id: int) -> None:
+        self.game = EightGame(config["mode"], config["options"], players, config["tc"], pace=0.0,
+                              game_id=game_id, seed=config["seed"])
+        self.seat_labels = [s.colour for s in self.game.game.v.seats]
+
+    def seat_to_move(self) -> Optional[int]:
+        return self.game.game.turn
+
+    @property
+    def over(self) -> bool:
+        return self.game.game.over
+
+    def act(self, seat: int, kind: str, text: str = "") -> str:
+        g = self.game
+        turn = g.game.turn
+        if turn is None:
+            raise Refused("the game is over")
+        if seat != turn:
+            raise Refused(f"it is {self.seat_labels[turn]}'s move")
+        if kind == "move":
+            move = g.game.parse_move(text)
+            stored = eight_move_text(g.game.position, move)
+            g.play(move)
+            g.note = ""
+            return stored
+        if kind == "resign":
+            g.resign()
+        elif kind == "claim":
+            if not g.game.claim_allowed(seat):
+                raise Refused("no claim now: two players left, on your move, ahead by 26 or more")
+            g.claim()
+        elif kind == "timeout":              # the clock ran out, or the owner was away past the grace time
+            g.game.timeout()
+            g.clocks[seat] = 0.0
+            g.turn_started = time.monotonic()
+            g.version += 1
+            g.note = f"{self.seat_labels[seat]} runs out of time"
+        else:
+            raise Refused(f"unknown action {kind!r}")
+        return kind
+
+    def clocks(self) -> List[float]:
+        return [round(self.game.clock_left(s), 3) for s in range(8)] if self.game.clock.on else []
+
+    def set_clocks(self, clocks: List[float]) -> None:
+        if self.game.clock.on and len(clocks) == 8:
+            self.game.clocks = [float(c) for c in clocks]
+
+    def restart_clock(self) -> None:
+        self.game.turn_started = time.monotonic()
+
+    def time_left(self) -> Optional[float]:
+        seat = self.game.running()
+        return None if seat is None else self.game.clock_left(seat)
+
+    def flag(self) -> Optional[int]:
+        seat = self.game.running()
+        return seat if seat is not None and self.game.clock_left(seat) <= 0 else None
+
+    def result(self) -> Optional[Dict[str, Any]]:
+        r = self.game.game.result
+        return None if r is None else {"reason": r.reason, "winners": list(r.winners),
+                                       "scores": list(r.scores), "draw": r.draw}
+
+    def view(self) -> Dict[str, Any]:
+        return self.game.snapshot()
+
+    def record(self) -> Tuple[str, str, str]:
+        return self.game.record(), "text/plain", f"8pc-{self.game.id}.txt"
+
+    def team_of(self, seat: int) -> Optional[int]:
+        g = self.game.game
+        return g.teams[seat] if g.mode in ("pairs", "teams") else None
+
+    def summary(self) -> str:
+        return f"8 Player Chess, {self.game.game.mode}"
+
+    def square_names(self) -> List[str]:
+        v = self.game.game.v
+        return [v.names[sq] for sq in v.squares]
+
+    def ply_count(self) -> int:
+        return len(self.game.game.actions)
+
+
+def make_table(kind: str, config: Dict[str, Any], players: List[str], game_id: int) -> Table:
+    return (TwoPlayerTable if kind == "two" else EightPlayerTable)(config, players, game_id)
+
+
+def bot_levels(kind: str) -> Dict[str, str]:
+    """The bot levels of a kind of game: name -> words."""
+    if kind == "two":
+        return {name: words for name, (words, _, _) in TWO_LEVELS.items()}
+    return {name: words for name, (words, _) in EIGHT_LEVELS.items()}
