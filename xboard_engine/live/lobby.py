@@ -3,8 +3,8 @@ open to anyone, kept for an invite link, or a bot), the games listed on the lobb
 game page needs to draw its board."""
 from typing import Any, Dict, List, Tuple
 
-from ..multi.game import MODES, OPTION_NAMES
-from ..variant import variant_names
+from ..multi.game import MODES, OPTION_NAMES, Game
+from ..variant import get_variant, variant_names
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..web.game import variant_info
 from .hall import Hall, Room, Viewer, new_secret, token_hash
@@ -23,7 +23,17 @@ def lobby_hello(hall: Hall, viewer: Viewer) -> Dict[str, Any]:
             "eightLevels": [{"name": k, "words": w} for k, (w, _) in EIGHT_LEVELS.items()],
             "twoClocks": TWO_PLAYER_CLOCKS, "eightClocks": EIGHT_PLAYER_CLOCKS, "modes": list(MODES),
             "options": [{"name": n, "help": h, "modes": list(m)} for n, (h, m) in OPTION_NAMES.items()],
-            "maxBotGames": hall.pool.max_games}
+            "maxBotGames": hall.pool.max_games, "setups": _setups(), "eightSeats": _eight_seats()}
+
+
+def _setups() -> Dict[str, int]:
+    """Each random-setup variant's number of setups (the others have one)."""
+    return {name: get_variant(name).setup_count for name in variant_names() if get_variant(name).setup != "fixed"}
+
+
+def _eight_seats() -> List[Dict[str, Any]]:
+    """The 8 Player seats as the create form names them: colour, fill, partner, team."""
+    return board_hello(Game("singles", {}).v)["seats"]
 
 
 def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
