@@ -75,6 +75,7 @@ function seatLabel(seat) {
 // May this tab make the move now?
 function canAct() {
   const g = ui.game;
+  if (ui.seats) return !!g && g.humanToMove && ui.seats.includes(g.turn);   // the live page: the seats you own
   return !!g && g.humanToMove && (ui.seat === null || ui.seat === g.turn);
 }
 
@@ -82,6 +83,7 @@ function render() {
   if (!ui.hello || !ui.game) return;
   renderBoard();
   renderPanel();
+  if (ui.afterRender) ui.afterRender();     // the live server's page adds its own marks
 }
 
 // Board cell (file, rank) -> screen cell (x, y), one cell of margin around for the coordinates.
@@ -148,6 +150,7 @@ function onSquare(name) {
   const g = ui.game;
   if (g.result) { showMessage("The game is over"); return; }
   if (!g.humanToMove) { showMessage(`Wait: it is ${seatName(g.turn)}'s move (a bot)`); return; }
+  if (!canAct() && ui.refuseClick) { showMessage(ui.refuseClick()); return; }
   if (!canAct()) { showMessage(`This tab plays ${seatName(ui.seat)}; it is ${seatName(g.turn)}'s move`); return; }
   const clicks = ui.clicks.concat([name]);
   const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
@@ -436,4 +439,4 @@ function setup() {
 }
 
 setup();
-connect();
+if (!document.body.dataset.live) connect();      // a live game page (live.js) makes its own connection

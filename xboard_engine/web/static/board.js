@@ -80,6 +80,7 @@ function render() {
   if (!ui.hello || !ui.game) return;
   renderBoard();
   renderPanel();
+  if (ui.afterRender) ui.afterRender();     // the live server's page adds its own marks
 }
 
 function renderBoard() {
@@ -213,6 +214,8 @@ function onSquare(name) {
   if (!live()) { ui.view = null; render(); return; }
   if (g.result) { showMessage("The game is over"); return; }
   if (!g.humanToMove) { showMessage("Wait: it is the engine's move"); return; }
+  const refused = ui.refuseClick && ui.refuseClick();     // the live page: not your seat's move
+  if (refused) { showMessage(refused); return; }
   const clicks = ui.clicks.concat([name]);
   const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
   if (candidates.length === 0) {
@@ -431,4 +434,4 @@ function setupButtons() {
 }
 
 setupButtons();
-connect();
+if (!document.body.dataset.live) connect();      // a live game page (live.js) makes its own connection
