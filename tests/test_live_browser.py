@@ -1,16 +1,14 @@
 """The live server's pages end to end: the real `xboard-engine serve` process and its lobby and game
 pages in headless Chromium, several browser profiles at once (each its own webdriver, so its own
 cookies: its own player), clicking as people do."""
-import time
-from typing import Any, Dict, List, Optional
-
 import pytest
 
 pytest.importorskip("aiohttp")
 pytest.importorskip("selenium")
 
 from live_client import LiveServer  # noqa: E402
-from web_page import PageTimeout, chrome, have_browser  # noqa: E402
+from live_page import LivePage, Profiles  # noqa: E402
+from web_page import have_browser  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
@@ -23,167 +21,11 @@ def server(tmp_path_factory):
     s.stop()
 
 
-class Profiles:
-    """Browser profiles made when first wanted, each kept for the module (a separate Chromium)."""
-
-    def __init__(self) -> None:
-        self.drivers: List[Any] = []
-
-    def get(self, count: int) -> List[Any]:
-        while len(self.drivers) < count:
-            self.drivers.append(chrome())
-        return self.drivers[:count]
-
-    def quit(self) -> None:
-        for d in self.drivers:
-            d.quit()
-
-
 @pytest.fixture(scope="module")
 def profiles():
     p = Profiles()
     yield p
     p.quit()
-
-
-class LivePage:
-    """A page of the live server in one browser profile."""
-
-    def __init__(self, driver, server: LiveServer) -> None:
-        self.d = driver
-        self.server = server
-
-    # ----------------------------------------------------------------- basics
-    def open(self, path: str) -> "LivePage":
-        self.d.get(self.server.url + path)
-        return self
-
-    def js(self, script: str, *args: Any) -> Any:
-        return self.d.execute_script(script, *args)
-
-    def data(self, key: str) -> Optional[str]:
-        return self.js("return document.body.dataset[arguments[0]]", key)
-
-    def text(self, element_id: str) -> str:
-        return self.js("const e = document.getElementById(arguments[0]); return e ? e.textContent : ''", element_id)
-
-    def wait(self, condition, what: str, timeout: float = 30.0) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.05)
-        raise PageTimeout(f"timed out waiting for {what}; page {self.d.current_url} says: "
-                          f"{self.text('live-status')!r} {self.text('status')!r} {self.text('message')!r} "
-                          f"{self.text('lobby-message')!r}; script errors: {self.errors()}")
-
-    def errors(self) -> List[str]:
-        return [e["message"] for e in self.d.get_log("browser") if e["level"] == "SEVERE"]
-
-    def find(self, css: str):
-        from selenium.webdriver.common.by import By
-        return self.d.find_element(By.CSS_SELECTOR, css)
-
-    def press(self, css: str) -> None:
-        self.find(css).click()
-
-    def select(self, element_id: str, value: str) -> None:
-        from selenium.webdriver.support.ui import Select
-        Select(self.find(f"#{element_id}")).select_by_value(value)
-
-    def type(self, css: str, text: str) -> None:
-        box = self.find(css)
-        box.clear()
-        box.send_keys(text)
-
-    # ----------------------------------------------------------------- lobby
-    def lobby(self, name: Optional[str] = None) -> "LivePage":
-        self.open("/")
-        self.wait(lambda: self.data("ready") == "1", "the lobby's hello")
-        if name:
-            self.type("#name", name)
-            self.press("#name-form button")
-            self.wait(lambda: self.data("you") == name, "the name")
-        return self
-
-    def create(self, seats: List[str], levels: Optional[Dict[int, str]] = None, **settings: str) -> int:
-        """Fill the lobby's form (kind two or eight, variant or mode, clock, each seat) and create."""
-        eight = settings.get("kind") == "eight"
-        self.press(f'input[name="kind"][value="{"eight" if eight else "two"}"]')
-        if eight:
-            self.select("mode", settings.get("mode", "singles"))
-            self.select("eight-tc", settings.get("tc", "10+5"))
-        else:
-            self.select("variant", settings["variant"])
-            self.select("two-tc", settings.get("tc", "300+3"))
-        for seat, kind in enumerate(seats):
-            self.select(f"seat-{seat}", kind)
-            if kind == "bot":
-                self.select(f"level-{seat}", (levels or {}).get(seat, "random" if eight else "easy"))
-        self.press("#create")
-        self.wait(lambda: "/g/" in self.d.current_url, "the new game's page")
-        game = self.game_page()
-        return game
-
-    # ----------------------------------------------------------------- game pages
-    def game_page(self) -> int:
-        self.wait(lambda: self.js("return !!(ui.game && room.state && room.hello)"), "the game's first state")
-        return int(self.data("gameId"))
-
-    def seats(self) -> str:
-        return self.data("seats") or ""
-
-    def state(self) -> Dict[str, Any]:
-        return self.js("return ui.game")
-
-    def plies(self) -> int:
-        return int(self.data("plies") if self.data("live") == "two" else self.data("actions"))
-
-    def click(self, square: str) -> None:
-        self.find(f'[data-square="{square}"]').click()
-
-    def play(self, text: str) -> None:
-        """Make the move ``text`` by clicking its squares (a chooser's picture if one opens)."""
-        state = self.state()
-        before = self.plies()
-        target = next((t for t in state["targets"] if any(o["text"] == text for o in t["options"])), None)
-        assert target, f"{text} is not among the page's moves"
-        for square in target["path"]:
-            self.click(square)
-        if not self.js("return document.getElementById('chooser').hidden"):
-            self.press(f'#choices button[data-move="{text}"]')
-        self.wait(lambda: self.plies() > before, f"the server to take {text}")
-
-    def names_shown(self) -> str:
-        if self.data("live") == "two":
-            return self.text("player-top") + " | " + self.text("player-bottom")
-        return " | ".join(self.js("return [...document.querySelectorAll('#scores td.player')].map(t => t.textContent)"))
-
-    def chat(self, text: str, channel: str = "all") -> None:
-        self.select("chat-channel", channel)
-        self.type("#chat-text", text)
-        self.press("#chat-form button")
-
-    def chat_lines(self) -> List[str]:
-        return self.js("return [...document.querySelectorAll('#chat-lines li')].map(li => li.dataset.channel + ' ' + li.textContent)")
-
-    def right_drag(self, frm: str, to: str) -> None:
-        """Press the right button on ``frm``, move to ``to``, release there (an arrow)."""
-        from selenium.webdriver.common.actions.action_builder import ActionBuilder
-        from selenium.webdriver.common.actions.mouse_button import MouseButton
-        centre = ("const b = document.querySelector(`[data-square=\"${arguments[0]}\"] rect`).getBoundingClientRect();"
-                  " return [Math.round(b.left + b.width / 2), Math.round(b.top + b.height / 2)]")
-        actions = ActionBuilder(self.d)        # at viewport points: the board's SVG is redrawn at each state
-        actions.pointer_action.move_to_location(*self.js(centre, frm))
-        actions.pointer_action.pointer_down(MouseButton.RIGHT)
-        actions.pointer_action.move_to_location(*self.js(centre, to))
-        actions.pointer_action.pointer_up(MouseButton.RIGHT)
-        actions.perform()
-
-    def arrows(self) -> List[List[str]]:
-        return self.js("return [...document.querySelectorAll('#arrow-layer .arrow')]"
-                       ".map(a => [a.dataset.seat, a.dataset.from, a.dataset.to])")
 
 
 # ---------------------------------------------------------------- a. invite link, watcher, sentry push
@@ -214,6 +56,7 @@ def test_two_profiles_play_8piece_through_an_invite_link_and_a_third_watches(ser
     assert not c.js("return document.querySelectorAll('#take-seats button').length")
     a.wait(lambda: a.data("watchers") == "3", "three pages connected")
 
+    assert "your move" in a.text("status") and "your move" not in b.text("status")
     a.play("d2d3")
     c.wait(lambda: c.plies() == 1, "the watcher sees White's move")
     b.play("g8h6")
@@ -290,13 +133,13 @@ def test_eight_player_pairs_partner_chat_and_arrows_reach_the_partner_only(serve
         assert page.js("return document.getElementById('board-svg').dataset.turns") == \
             str(page.js("return SEAT_TURNS[arguments[0]] % 4", seat))
     names = a.names_shown()
-    assert "Alice (you)" in names and "Carol" in names and "Dave" in names and "Random mover" in names
+    assert "Alice" in names and "Carol" in names and "Dave" in names and "Random mover" in names
 
     # White moves by clicks; the bots and Red follow.
     move = next(o["text"] for t in a.state()["targets"] for o in t["options"] if len(t["path"]) == 2)
     a.play(move)
     c.wait(lambda: c.state()["turn"] == 1, "Red's turn")
-    c.wait(lambda: "your move" in c.text("live-status"), "Red's page says so")
+    c.wait(lambda: "your move" in c.text("status"), "Red's page says so")
     c.play(next(o["text"] for t in c.state()["targets"] for o in t["options"]))
 
     # Alice: an arrow and a partner line (Purple only), then a line for everyone (a barrier: the
@@ -333,11 +176,14 @@ def test_reconnect_after_a_closed_tab_and_a_server_restart(server, profiles):
     a.lobby("Alice")
     game = a.create(["me", "open"], variant="normal", tc="600+5")
     b.lobby("Bob")
-    b.wait(lambda: b.js(f"return !!document.querySelector('#challenges tr[data-game=\"{game}\"] button')"),
-           "the challenge")
-    b.press(f'#challenges tr[data-game="{game}"] button')
+    b.open(f"/g/{game}")                      # the game's page: a watcher, offered the free seat
     b.game_page()
-    b.wait(lambda: b.seats() == "1", "Black joined")
+    assert b.seats() == "" and b.data("status") == "open"
+    b.wait(lambda: b.js("return document.querySelectorAll('#take-seats button').length") == 1, "the Take button")
+    assert b.text("take-seats") == "Take Black"
+    b.press('#take-seats button[data-seat="1"]')
+    b.wait(lambda: b.seats() == "1" and b.data("status") == "playing", "Black taken")
+    assert b.text("take-seats") == ""
     a.play("e2e4")
     b.wait(lambda: b.plies() == 1, "White's move")
 
@@ -371,3 +217,16 @@ def test_reconnect_after_a_closed_tab_and_a_server_restart(server, profiles):
     assert a.seats() == "0" and b.seats() == "1"
     a.play("g1f3")
     b.wait(lambda: b.plies() == 3, "the move after the restart")
+
+    # A draw offered and accepted ends the game; the lobby lists it with its PGN.
+    a.press("#draw")
+    b.wait(lambda: b.text("draw") == "Accept draw", "the offer on Bob's page")
+    assert a.text("draw") == "Draw offered"
+    b.press("#draw")
+    for page in (a, b):
+        page.wait(lambda: page.data("status") == "over", "the game over")
+        assert "1/2-1/2" in page.text("status") and "Game over" in page.text("live-status")
+    a.lobby()
+    a.wait(lambda: a.js(f"return !!document.querySelector('#finished tr[data-game=\"{game}\"] a[href$=\".pgn\"]')"),
+           "the finished game in the lobby")
+    assert "1/2-1/2" in a.js(f"return document.querySelector('#finished tr[data-game=\"{game}\"]').textContent")

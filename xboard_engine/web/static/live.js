@@ -129,7 +129,7 @@ function playerWords(o) {
   if (o.kind === "open") return "(open seat)";
   if (o.kind === "invite") return "(invited player)";
   let text = o.name || "?";
-  if (room.yourSeats.includes(o.seat)) text += " (you)";
+  if (room.kind === "two" && room.yourSeats.includes(o.seat)) text += " (you)";   // 8pc.js marks the seat
   if (o.kind === "player" && !o.connected) text += " — disconnected";
   return text;
 }
@@ -156,6 +156,7 @@ function renderLive() {
       tr.dataset.connected = o.kind === "player" ? String(o.connected) : "";
     });
   }
+  if (room.kind === "two" && room.yourSeats.includes(seatToMove()) && ui.view === null) $("status").textContent += " — your move";
   renderStatusLine();
   renderTakeButtons();
   renderInvites();
@@ -174,7 +175,6 @@ function renderStatusLine() {
   else text = "Playing";
   if (room.yourSeats.length) text += ` — you play ${room.yourSeats.map(seatLabelOf).join(", ")}`;
   else text += " — you are watching";
-  if (s.status === "playing" && room.yourSeats.includes(seatToMove())) text += " (your move)";
   text += ` · ${s.watchers} connected`;
   $("live-status").textContent = text;
 }

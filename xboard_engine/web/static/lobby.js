@@ -71,6 +71,14 @@ function gameWords(entry) {
 
 function playersWords(entry) {
   if (!entry.seats) return "—";
+  if (entry.kind === "eight") {                  // names, then how many seats are open, invited, bots
+    const count = (kind) => entry.seats.filter((s) => s.kind === kind).length;
+    const parts = entry.seats.filter((s) => s.kind === "player").map((s) => `${s.name} (${s.label})`);
+    for (const [kind, words] of [["open", "open"], ["invite", "invited"], ["bot", "bots"]]) {
+      if (count(kind)) parts.push(`${count(kind)} ${kind === "bot" && count(kind) === 1 ? "bot" : words}`);
+    }
+    return parts.join(", ");
+  }
   return entry.seats.map((s) => `${s.label}: ${s.kind === "open" ? "open" : s.kind === "invite" ? "invited" : s.name}`)
     .join(", ");
 }
@@ -109,7 +117,7 @@ function renderLists() {
     const tr = document.createElement("tr");
     tr.dataset.game = String(e.id);
     cell(tr, gameWords(e));
-    cell(tr, clockWords(e.kind, e.tc));
+    cell(tr, clockWords(e.kind, e.tc), "tc");
     cell(tr, playersWords(e));
     const td = cell(tr, "");
     for (const seat of e.free || []) {
@@ -128,7 +136,7 @@ function renderLists() {
     const tr = document.createElement("tr");
     tr.dataset.game = String(e.id);
     cell(tr, gameWords(e));
-    cell(tr, clockWords(e.kind, e.tc));
+    cell(tr, clockWords(e.kind, e.tc), "tc");
     cell(tr, playersWords(e));
     cell(tr, e.plies === undefined ? "" : String(e.plies));
     cell(tr, link("Watch", `/g/${e.id}`));
