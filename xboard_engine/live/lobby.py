@@ -1,6 +1,7 @@
 """The lobby: what a new challenge may say (any variant or 8 Player Chess; each seat the creator's,
 open to anyone, kept for an invite link, or a bot), the games listed on the lobby page, and what a
 game page needs to draw its board."""
+from functools import lru_cache
 from typing import Any, Dict, List, Tuple
 
 from ..multi.game import MODES, OPTION_NAMES, Game
@@ -31,6 +32,7 @@ def _setups() -> Dict[str, int]:
     return {name: get_variant(name).setup_count for name in variant_names() if get_variant(name).setup != "fixed"}
 
 
+@lru_cache(maxsize=1)
 def _eight_seats() -> List[Dict[str, Any]]:
     """The 8 Player seats as the create form names them: colour, fill, partner, team."""
     return board_hello(Game("singles", {}).v)["seats"]
@@ -111,6 +113,14 @@ def _entry(hall: Hall, stored: StoredGame) -> Dict[str, Any]:
         entry["seats"] = room.seat_view()
         entry["free"] = [s.seat for s in room.seats if s.kind == "open"]
         entry["plies"] = room.table.ply_count()
+    else:                         # a finished game out of memory: its players from the store
+        seats = hall.store.seats(stored.id)
+        names = hall.store.player_names([s.player_id for s in seats if s.player_id is not None])
+        labels = ["White", "Black"] if stored.kind == "two" else [s["colour"] for s in _eight_seats()]
+        entry["seats"] = [{"seat": s.seat, "label": labels[s.seat], "kind": s.kind,
+                           "name": names.get(s.player_id, "?") if s.kind == "player"
+                           else hall.bot_words(stored.kind, s.bot) if s.kind == "bot" else None}
+                          for s in seats]
     if stored.result:
         entry["result"] = stored.result.get("result") or stored.result.get("reason")
     return entry
