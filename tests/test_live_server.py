@@ -16,7 +16,7 @@ from live_client import Client, LiveServer, create, new_player  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = LiveServer(tmp_path_factory.mktemp("live"), "--grace", "1", "--max-bot-games", "3")
+    s = LiveServer(tmp_path_factory.mktemp("live"), "--grace", "1")
     yield s
     s.stop()
 
@@ -133,7 +133,7 @@ def test_draw_offer_accept_and_the_stored_pgn(server):
         assert state["result"] == "1/2-1/2" and state["reason"] == "Draw by agreement"
         async with alice.session.get(f"{server.url}/g/{game}.pgn") as response:
             pgn = await response.text()
-        assert '[White "Alice"]' in pgn or '[White "Human"]' in pgn
+        assert '[White "Alice"]' in pgn and '[Black "Bob"]' in pgn
         assert "1. Nf3" in pgn and pgn.rstrip().endswith("1/2-1/2")
         await alice.send({"type": "move", "move": "e7e5"})
         assert (await alice.wait_for("error"))["message"] == "the game is over"
@@ -482,3 +482,77 @@ def test_existing_web_data_is_left_alone(tmp_path):
     assert (tmp_path / "current-game.json").read_text() == '{"kept": true}'
     assert (tmp_path / "games.pgn").read_text() == '[Event "kept"]\n\n1. e4 *\n'
     assert (tmp_path / "live.sqlite3").exists()
+
+
+def test_finished_games_stay_listed_viewable_and_downloadable(server):
+    async def scenario():
+        alice, bob, game, _ = await two_player_game(server, variant="8piece-2019")
+        await alice.send({"type": "move", "move": "d2d4"})
+        await bob.state(sans=lambda s: len(s) == 1)
+        await alice.send({"type": "resign"})
+        await bob.state(status="over")
+        await close_all(alice, bob)
+        later = await new_player(server, "Later")                     # a new profile, another day
+        lobby = next(m for m in later.inbox if m["type"] == "lobby")     # as the lobby page opened
+        entry = next(g for g in lobby["finished"] if g["id"] == game)
+        assert entry["result"] == "0-1" and entry["variant"] == "8piece-2019"
+        async with later.session.get(f"{server.url}/g/{game}.pgn") as response:
+            pgn = await response.text()
+        assert response.status == 200 and '[Variant "8piece-2019"]' in pgn and "0-1" in pgn
+        await later.connect(f"/ws/g/{game}")
+        state = await later.state()
+        assert state["status"] == "over" and state["result"] == "0-1" and len(state["sans"]) == 1
+        await later.close()
+    run(scenario())
+
+
+def test_eight_player_record_downloadable(server):
+    async def scenario():
+        host = await new_player(server, "Host")
+        created = await create(host, kind="eight", mode="singles", tc="none",
+                               seats=[{"kind": "me"}] + [{"kind": "bot", "level": "random"}] * 7)
+        await host.connect(f"/ws/g/{created['gameId']}")
+        state = await host.state(status="playing", turn=0)
+        await host.send({"type": "move", "move": state["targets"][0]["options"][0]["text"]})
+        await host.state(turn=0, moves=lambda m: len(m) >= 8, timeout=20)
+        async with host.session.get(f"{server.url}/g/{created['gameId']}.txt") as response:
+            record = await response.text()
+        assert response.status == 200 and "1 w." in record and "Host" in record
+        await host.close()
+    run(scenario())
+
+
+def test_behind_a_tls_proxy_the_public_name_is_let_in_and_the_cookie_is_secure(tmp_path):
+    s = LiveServer(tmp_path, "--public-url", "https://chess.example.org")
+
+    async def scenario():
+        client = Client(s, origin="https://chess.example.org")
+        async with client.session.get(s.url + "/", headers={"Host": "chess.example.org"}) as response:
+            assert response.status == 200
+            assert "Secure" in response.headers["Set-Cookie"]
+        client.ws = await client.session.ws_connect(s.url + "/ws/lobby", headers={
+            "Host": "chess.example.org", "Origin": "https://chess.example.org"})
+        await client.wait_for("lobby")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.session.ws_connect(s.url + "/ws/lobby", headers={
+                "Host": "chess.example.org", "Origin": "http://chess.example.org"})   # not the https page
+        assert refused.value.status == 403
+        await client.close()
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
+def test_a_person_who_leaves_a_bot_game_past_the_grace_time_loses_it(server):
+    async def scenario():
+        erin = await new_player(server, "Erin")
+        created = await create(erin, kind="two", variant="normal", tc="none",
+                               seats=[{"kind": "bot", "level": "easy"}, {"kind": "me"}])
+        watcher = Client(server)
+        await watcher.connect(f"/ws/g/{created['gameId']}")
+        await watcher.state(status="playing")
+        state = await watcher.state(status="over", timeout=10)     # Erin never opened the game's page
+        assert state["result"] == "1-0" and state["reason"] == "Black left the game"
+        await close_all(erin, watcher)
+    run(scenario())

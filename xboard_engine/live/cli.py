@@ -81,8 +81,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     secure = bool(args.public_url and args.public_url.startswith("https:"))
     hall = Hall(store, BotPool(args.bot_workers, args.max_bot_games, args.cluster), grace=args.grace)
     app = make_app(hall, Gate(hosts, origins, secure, args.max_connections))
-    url = args.public_url or f"http://{shown}:{port}"
-    print(f"xboard-engine serve: open {url}/  (database {store.path}; Ctrl-C stops)", flush=True)
+    public = f"; people reach it at {args.public_url}/" if args.public_url else ""
+    print(f"xboard-engine serve: open http://{shown}:{port}/  (database {store.path}{public}; Ctrl-C stops)",
+          flush=True)
     try:
         web.run_app(app, sock=sock, print=None, handle_signals=True, shutdown_timeout=1.0)
     finally:

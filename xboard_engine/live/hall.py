@@ -348,14 +348,22 @@ class Hall:
         room.seats[seat] = taken
         room.names[player["id"]] = player["name"]
         if all(x.kind in ("player", "bot") for x in room.seats) and room.status == "open":
-            room.status = "playing"
-            self.store.set_status(room.id, "playing")
-            room.table.restart_clock()
-            self.next_turn(room)
+            self.start_game(room)
         viewer.send(wire.dumps(self.hello(room, viewer)))
         room.broadcast()
         if self.on_lobby_change:
             self.on_lobby_change()
+
+    def start_game(self, room: Room) -> None:
+        """Every seat is filled: the clocks start; a player not here yet is away from now."""
+        room.status = "playing"
+        self.store.set_status(room.id, "playing")
+        room.table.restart_clock()
+        now = time.monotonic()
+        for s in room.seats:
+            if s.kind == "player" and not room.connected(s.player_id):
+                room.away_since.setdefault(s.player_id, now)
+        self.next_turn(room)
 
     # ----------------------------------------------------------------- chat and arrows
     def _may_read(self, room: Room, viewer: Viewer, channel: str) -> bool:
@@ -416,36 +424,55 @@ class Hall:
         self._arm(room)
 
     def _arm(self, room: Room) -> None:
-        """The room's timer: at the running clock's fall, or when an away 8 Player seat times out."""
+        """The room's timer: at the running clock's fall, or when an away player's grace ends."""
         if room.timer:
             room.timer.cancel()
+            room.timer = None
+        if room.status != "playing" or room.table.over:
+            return
         waits = []
         left = room.table.time_left()
         if left is not None:
             waits.append(left + 0.02)
-        seat = room.table.seat_to_move()
-        if room.kind == "eight" and seat is not None and room.seats[seat].kind == "player":
-            pid = room.seats[seat].player_id
-            if pid in room.away_since:
-                waits.append(room.away_since[pid] + self.grace - time.monotonic() + 0.02)
-        if waits and room.status == "playing" and not room.table.over:
+        for _, since in self._away_seats(room):
+            waits.append(since + self.grace - time.monotonic() + 0.02)
+        if waits:
             room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), self._on_timer, room)
+
+    def _away_seats(self, room: Room) -> List[Any]:
+        """(seat, away since) of the people whose absence ends something: in 8 Player Chess the
+        seat to move (it times out, as the text says for time-outs); in a two-player game against
+        a bot, the person (the bot wins: the game is abandoned)."""
+        out = []
+        if room.kind == "eight":
+            turn = room.table.seat_to_move()
+            if turn is not None and room.seats[turn].kind == "player":
+                since = room.away_since.get(room.seats[turn].player_id)
+                if since is not None:
+                    out.append((turn, since))
+        else:
+            for s in room.seats:
+                if s.kind == "player" and room.seats[1 - s.seat].kind == "bot" and s.player_id in room.away_since:
+                    out.append((s.seat, room.away_since[s.player_id]))
+        return out
 
     def _on_timer(self, room: Room) -> None:
         room.timer = None
         if room.status != "playing" or room.table.over or self.stopping:
             return
         seat = room.table.flag()
-        if seat is None and room.kind == "eight":
-            turn = room.table.seat_to_move()
-            s = room.seats[turn] if turn is not None else None
-            if s is not None and s.kind == "player" and s.player_id in room.away_since and \
-                    time.monotonic() - room.away_since[s.player_id] >= self.grace:
-                seat = turn
         if seat is not None:
             self.apply(room, seat, "timeout")
-        else:
-            self._arm(room)
+            return
+        now = time.monotonic()
+        for away, since in self._away_seats(room):
+            if now - since >= self.grace:
+                if room.kind == "eight":
+                    self.apply(room, away, "timeout")
+                else:
+                    self.apply(room, 1 - away, "claim")
+                return
+        self._arm(room)
 
     async def _bot_move(self, room: Room, seat: int, at: int) -> None:
         room.bot_busy = True

@@ -76,10 +76,7 @@ def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
     room = hall.room(game_id)
     assert room is not None
     if all(s.kind in ("player", "bot") for s in seats):
-        room.status = "playing"
-        hall.store.set_status(game_id, "playing")
-        room.table.restart_clock()
-        hall.next_turn(room)
+        hall.start_game(room)
     if hall.on_lobby_change:
         hall.on_lobby_change()
     return {"type": "created", "gameId": game_id, "path": f"/g/{game_id}",

@@ -91,7 +91,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         room = hall.room(game_id(request))
         if room is None:
             raise web.HTTPNotFound(text="no such game\n")
-        text, content_type, filename = room.table.record()
+        text, content_type, filename = room.table.record([s.get("name", "?") for s in room.seat_view()])
         return web.Response(text=text, content_type=content_type,
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
