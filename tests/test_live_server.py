@@ -556,3 +556,66 @@ def test_a_person_who_leaves_a_bot_game_past_the_grace_time_loses_it(server):
         assert state["result"] == "1-0" and state["reason"] == "Black left the game"
         await close_all(erin, watcher)
     run(scenario())
+
+
+FAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_engines")
+
+
+@pytest.fixture(scope="module")
+def engine_server(tmp_path_factory):
+    import shlex
+    import sys
+    py = shlex.quote(sys.executable)
+    s = LiveServer(tmp_path_factory.mktemp("engines"),
+                   "--uci-engine", f"ours-uci={py} -m xboard_engine",
+                   "--engine", f"crashy={py} {shlex.quote(os.path.join(FAKES, 'crash.py'))} 1")
+    yield s
+    s.stop()
+
+
+def test_an_engine_named_at_the_start_plays_a_seat_over_uci(engine_server):
+    async def scenario():
+        fay = await new_player(engine_server, "Fay")
+        hello = next(m for m in fay.inbox if m["type"] == "hello")
+        assert hello["engines"] == ["xboard-engine", "crashy", "ours-uci"]
+        created = await create(fay, kind="two", variant="fischerandom", tc="60+1", number=518,
+                               seats=[{"kind": "me"}, {"kind": "bot", "engine": "ours-uci"}])
+        await fay.connect(f"/ws/g/{created['gameId']}")
+        state = await fay.state(status="playing")
+        assert state["online"][1]["name"] == "ours-uci"
+        await fay.send({"type": "move", "move": "d2d4"})
+        state = await fay.state(sans=lambda s: len(s) == 2, timeout=30)
+        await fay.send({"type": "move", "move": state["targets"][0]["options"][0]["text"]})
+        await fay.state(sans=lambda s: len(s) == 4, timeout=30)
+        await close_all(fay)
+    run(scenario())
+
+
+def test_an_engine_that_crashes_loses_and_the_game_is_stored_so(engine_server):
+    async def scenario():
+        gil = await new_player(engine_server, "Gil")
+        created = await create(gil, kind="two", variant="normal", tc="none",
+                               seats=[{"kind": "me"}, {"kind": "bot", "engine": "crashy"}])
+        await gil.connect(f"/ws/g/{created['gameId']}")
+        await gil.state(status="playing")
+        await gil.send({"type": "move", "move": "e2e4"})
+        await gil.state(sans=lambda s: len(s) == 2, timeout=20)
+        await gil.send({"type": "move", "move": "d2d4"})               # its second move: it crashes
+        state = await gil.state(status="over", timeout=20)
+        assert state["result"] == "1-0" and "Black disconnects" in state["reason"]
+        async with gil.session.get(f"{engine_server.url}/g/{created['gameId']}.pgn") as response:
+            assert "Black disconnects" in await response.text()
+        await gil.send({"type": "create"})
+        await close_all(gil)
+    run(scenario())
+
+
+def test_engines_not_named_at_the_start_refused(engine_server):
+    async def scenario():
+        hal = await new_player(engine_server, "Hal")
+        await hal.send({"type": "create", "kind": "eight", "seats": [{"kind": "me"}] + [{"kind": "bot", "engine": "crashy"}] * 7})
+        assert "no engine named 'crashy' on this server for this game" in (await hal.wait_for("error"))["message"]
+        await hal.send({"type": "create", "kind": "two", "seats": [{"kind": "me"}, {"kind": "bot", "engine": "/bin/sh"}]})
+        assert "no engine named '/bin/sh'" in (await hal.wait_for("error"))["message"]
+        await close_all(hal)
+    run(scenario())

@@ -3,14 +3,17 @@ table, seats, viewers, clocks and bots), who may act for which seat, and the sto
 Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall each
 page's messages through a ``Viewer``; ``lobby`` creates games."""
 import asyncio
+import concurrent.futures
 import hashlib
 import secrets
 import time
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from ..errors import RulesError
+from ..match.engines import EngineConfig
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN
 from . import wire
+from .engines import EngineSeat, Turn
 from .bots import BotPool, budget, eight_player_move, seed_now, two_player_move
 from .store import ChatLine, Store, StoredAction, StoredGame, StoredSeat
 from .tables import TWO_LEVELS, Refused, Table, make_table
@@ -58,12 +61,17 @@ class Room:
         self.away_since: Dict[int, float] = {}   # player id -> when their last page here closed
         self.timer: Optional[asyncio.TimerHandle] = None
         self.bot_busy = False
+        self.engines: Dict[int, EngineSeat] = {}     # outside engines playing seats, once started
         self.actions = 0
         self.table: Table = make_table(stored.kind, stored.config, self._players(), stored.id)
         self.names: Dict[int, str] = {}
 
     def _players(self) -> List[str]:
-        return [s.bot.split(":", 1)[1] if s.kind == "bot" and s.bot else HUMAN for s in self.seats]
+        players = []
+        for s in self.seats:
+            engine, _, level = (s.bot or "").partition(":")
+            players.append((level or engine) if s.kind == "bot" else HUMAN)
+        return players
 
     # ----------------------------------------------------------------- who is who
     def owned_by(self, player_id: Optional[int]) -> List[int]:
@@ -113,9 +121,13 @@ class Room:
 class Hall:
     """Every room, the store and the bot pool.  Runs on the server's asyncio loop."""
 
-    def __init__(self, store: Store, pool: BotPool, grace: float = GRACE_SECONDS) -> None:
+    def __init__(self, store: Store, pool: BotPool, grace: float = GRACE_SECONDS,
+                 engines: Optional[Dict[str, EngineConfig]] = None) -> None:
         self.store = store
         self.pool = pool
+        self.engines = dict(engines or {})      # outside engines by name (two-player seats)
+        self.engine_threads = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, pool.max_games),
+                                                                    thread_name_prefix="engine")
         self.grace = grace
         self.rooms: Dict[int, Room] = {}
         self.lobby_viewers: Set[Viewer] = set()
@@ -149,7 +161,9 @@ class Hall:
                 room.broadcast()
 
     def bot_words(self, kind: str, bot: Optional[str]) -> str:
-        level = (bot or ":").split(":", 1)[1]
+        engine, _, level = (bot or ":").partition(":")
+        if engine in self.engines:
+            return engine
         if kind == "two":
             return TWO_LEVELS[level][0] if level in TWO_LEVELS else level
         return EIGHT_LEVELS[level][0] if level in EIGHT_LEVELS else level
@@ -205,6 +219,14 @@ class Hall:
             if room.status == "playing" and not room.table.over and room.table.clocks():
                 clocks[room.id] = room.table.clocks()
         self.store.pause_clocks(clocks)
+        for room in self.rooms.values():
+            self._let_engines_go(room)
+        self.engine_threads.shutdown(wait=False)
+
+    def _let_engines_go(self, room: Room) -> None:
+        engines, room.engines = list(room.engines.values()), {}
+        for engine in engines:
+            self.engine_threads.submit(engine.close)
 
     # ----------------------------------------------------------------- viewers
     def join(self, viewer: Viewer, room: Room) -> None:
@@ -320,6 +342,7 @@ class Hall:
         room.actions += 1
         if status:
             room.status = status
+            self._let_engines_go(room)
         room.broadcast()
         self.next_turn(room)
         if status and self.on_lobby_change:
@@ -477,10 +500,11 @@ class Hall:
     async def _bot_move(self, room: Room, seat: int, at: int) -> None:
         room.bot_busy = True
         try:
-            bot = room.seats[seat].bot or ":"
-            level = bot.split(":", 1)[1]
+            engine, _, level = (room.seats[seat].bot or ":").partition(":")
             left = room.table.time_left()
-            if room.kind == "two":
+            if engine in self.engines:
+                text = await self._engine_move(room, seat, engine)
+            elif room.kind == "two":
                 g = room.table.game          # type: ignore[attr-defined]
                 words, seconds, skill = TWO_LEVELS.get(level, TWO_LEVELS["medium"])
                 increment = g.tc.inc if room.table.clocks() else 0.0
@@ -503,9 +527,23 @@ class Hall:
         if text is None:
             return
         try:
-            self.apply(room, seat, "move", text)
+            if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
+                self.apply(room, seat, "ending", "|".join(text))
+            else:
+                self.apply(room, seat, "move", text)
         except (Refused, RulesError) as error:
             print(f"xboard-engine serve: bot move {text!r} of game {room.id} refused: {error}", flush=True)
+
+
+    async def _engine_move(self, room: Room, seat: int, name: str) -> Any:
+        g = room.table.game                  # type: ignore[attr-defined]
+        clocks = room.table.clocks()
+        turn = Turn(g.variant, g.start_fen, g.custom_start, list(g.moves), g.pos.copy(), seat, g.tc, clocks,
+                    list(g.moves_done))
+        player = room.engines.get(seat)
+        if player is None:
+            player = room.engines[seat] = EngineSeat(self.engines[name])
+        return await asyncio.get_event_loop().run_in_executor(self.engine_threads, player.move, turn)
 
 
 def _chat_message(line: ChatLine) -> Dict[str, Any]:

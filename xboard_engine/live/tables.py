@@ -143,8 +143,10 @@ class TwoPlayerTable(Table):
         elif kind == "timeout":
             g.end(*loss(seat, "time forfeit", f"{colour} loses on time"))
             g.clocks[seat] = 0.0
-        elif kind == "abandon":         # the server ended a game that never began
-            g.end("*", "abandoned", "Abandoned")
+        elif kind == "ending":          # an outside engine's resignation, false claim or failure
+            result, termination, reason = text.split("|", 2)
+            g.end(result, termination, reason)
+            return text
         else:
             raise Refused(f"unknown action {kind!r}")
         return kind
