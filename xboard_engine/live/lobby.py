@@ -19,7 +19,8 @@ SEAT_KINDS = ("me", "open", "invite", "bot")
 
 def lobby_hello(hall: Hall, viewer: Viewer) -> Dict[str, Any]:
     """The lobby page's first message: who you are and what a challenge may be."""
-    return {"type": "hello", "you": viewer.player, "variants": variant_names(), "engines": [OWN_ENGINE],
+    return {"type": "hello", "you": viewer.player, "variants": variant_names(),
+            "engines": [OWN_ENGINE] + sorted(hall.engines),
             "twoLevels": [{"name": k, "words": w} for k, (w, _, _) in TWO_LEVELS.items()],
             "eightLevels": [{"name": k, "words": w} for k, (w, _) in EIGHT_LEVELS.items()],
             "twoClocks": TWO_PLAYER_CLOCKS, "eightClocks": EIGHT_PLAYER_CLOCKS, "modes": list(MODES),
@@ -72,8 +73,12 @@ def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
             seats.append(StoredSeat(number, "invite", None, None, token_hash(secret)))
         else:
             engine = entry.get("engine", OWN_ENGINE)
+            if engine != OWN_ENGINE and (kind != "two" or engine not in hall.engines):
+                names = ", ".join([OWN_ENGINE] + sorted(hall.engines) if kind == "two" else [OWN_ENGINE])
+                raise Refused(f"no engine named {engine!r} on this server for this game (engines: {names})")
             if engine != OWN_ENGINE:
-                raise Refused(f"no engine named {engine!r} on this server (engines: {OWN_ENGINE})")
+                seats.append(StoredSeat(number, "bot", None, f"{engine}:", None))
+                continue
             level = entry.get("level", "medium" if kind == "two" else "fast")
             levels = TWO_LEVELS if kind == "two" else EIGHT_LEVELS
             if level not in levels:
@@ -88,10 +93,7 @@ def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
     room = hall.room(game_id)
     assert room is not None
     if all(s.kind in ("player", "bot") for s in seats):
-        room.status = "playing"
-        hall.store.set_status(game_id, "playing")
-        room.table.restart_clock()
-        hall.next_turn(room)
+        hall.start_game(room)
     if hall.on_lobby_change:
         hall.on_lobby_change()
     return {"type": "created", "gameId": game_id, "path": f"/g/{game_id}",

@@ -4,7 +4,7 @@ game, whose messages go to the hall."""
 import asyncio
 import os
 import secrets
-from typing import Dict, Optional, Set
+from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -91,7 +91,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         room = hall.room(game_id(request))
         if room is None:
             raise web.HTTPNotFound(text="no such game\n")
-        text, content_type, filename = room.table.record()
+        text, content_type, filename = room.table.record([s.get("name", "?") for s in room.seat_view()])
         return web.Response(text=text, content_type=content_type,
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -126,22 +126,25 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         await ws.prepare(request)
         sockets.add(ws)
         gate.open[address] = gate.open.get(address, 0) + 1
-        queue: "asyncio.Queue[Optional[str]]" = asyncio.Queue()
+        queue: "asyncio.Queue[Any]" = asyncio.Queue()
 
         def send(text: str) -> None:
-            if queue.qsize() >= SEND_QUEUE:
-                queue.put_nowait(None)              # a page this far behind is dropped
+            if queue.qsize() >= SEND_QUEUE:         # a page this far behind is dropped
+                queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"too slow"))
             else:
                 queue.put_nowait(text)
 
         async def writer() -> None:
+            """Sends in order; a close (code, reason) goes after what was queued before it."""
             while True:
-                text = await queue.get()
-                if text is None or ws.closed:
-                    await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too slow")
+                item = await queue.get()
+                if ws.closed:
                     return
                 try:
-                    await ws.send_str(text)
+                    if isinstance(item, tuple):
+                        await ws.close(code=item[0], message=item[1])
+                        return
+                    await ws.send_str(item)
                 except (ConnectionError, RuntimeError):
                     return
 
@@ -162,7 +165,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                     else:
                         await lobby_message(viewer, msg.data)
                     if viewer.refusals > MAX_REFUSALS:
-                        await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"flood")
+                        queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"flood"))
+                        await asyncio.wait([writing], timeout=5)
                         break
                 elif msg.type == WSMsgType.BINARY:
                     send(wire.dumps({"type": "error", "message": "messages are JSON text"}))

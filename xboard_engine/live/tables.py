@@ -8,9 +8,11 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import RulesError
+from ..match.pgn import game_to_pgn
 from ..match.referee import loss
 from ..multi.game import MODES, Game
 from ..multi.notation import move_text as eight_move_text
+from ..multi.record import write_record
 from ..variant import get_variant, variant_names
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
 from ..web.game import WebGame, parse_time_control, variant_info
@@ -47,7 +49,7 @@ class Table:
     def flag(self) -> Optional[int]: raise NotImplementedError
     def result(self) -> Optional[Dict[str, Any]]: raise NotImplementedError
     def view(self) -> Dict[str, Any]: raise NotImplementedError
-    def record(self) -> Tuple[str, str, str]: raise NotImplementedError
+    def record(self, names: List[str]) -> Tuple[str, str, str]: raise NotImplementedError
     def team_of(self, seat: int) -> Optional[int]: return None
     def square_names(self) -> List[str]: raise NotImplementedError
     def summary(self) -> str: raise NotImplementedError
@@ -141,8 +143,10 @@ class TwoPlayerTable(Table):
         elif kind == "timeout":
             g.end(*loss(seat, "time forfeit", f"{colour} loses on time"))
             g.clocks[seat] = 0.0
-        elif kind == "abandon":         # the server ended a game that never began
-            g.end("*", "abandoned", "Abandoned")
+        elif kind == "ending":          # an outside engine's resignation, false claim or failure
+            result, termination, reason = text.split("|", 2)
+            g.end(result, termination, reason)
+            return text
         else:
             raise Refused(f"unknown action {kind!r}")
         return kind
@@ -179,8 +183,11 @@ class TwoPlayerTable(Table):
             state["hasClock"] = False
         return state
 
-    def record(self) -> Tuple[str, str, str]:
-        return self.game.pgn(), "application/x-chess-pgn", f"game-{self.game.id}.pgn"
+    def record(self, names: List[str]) -> Tuple[str, str, str]:
+        """The PGN text with the seats' names, its content type and file name."""
+        record = self.game.record()._replace(white=names[0], black=names[1], event="Online game")
+        return (game_to_pgn(record, site="xboard-engine serve"), "application/x-chess-pgn",
+                f"game-{self.game.id}.pgn")
 
     def summary(self) -> str:
         return self.game.variant
@@ -287,8 +294,9 @@ class EightPlayerTable(Table):
     def view(self) -> Dict[str, Any]:
         return self.game.snapshot()
 
-    def record(self) -> Tuple[str, str, str]:
-        return self.game.record(), "text/plain", f"8pc-{self.game.id}.txt"
+    def record(self, names: List[str]) -> Tuple[str, str, str]:
+        text = write_record(self.game.game, players=dict(enumerate(names)))
+        return text, "text/plain", f"8pc-{self.game.id}.txt"
 
     def team_of(self, seat: int) -> Optional[int]:
         g = self.game.game
