@@ -1,6 +1,8 @@
 """The live server's pages end to end: the real `xboard-engine serve` process and its lobby and game
 pages in headless Chromium, several browser profiles at once (each its own webdriver, so its own
 cookies: its own player), clicking as people do."""
+import sys
+
 import pytest
 
 pytest.importorskip("aiohttp")
@@ -16,7 +18,7 @@ pytestmark = [pytest.mark.slow,
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = LiveServer(tmp_path_factory.mktemp("live"))
+    s = LiveServer(tmp_path_factory.mktemp("live"), "--uci-engine", f"ours-uci={sys.executable} -m xboard_engine")
     yield s
     s.stop()
 
@@ -85,13 +87,22 @@ def test_two_profiles_play_8piece_through_an_invite_link_and_a_third_watches(ser
 
 
 # ---------------------------------------------------------------- b. a Chess80 castle by clicks
-def test_chess80_castle_by_clicks_against_a_bot(server, profiles):
+def test_chess80_castle_by_clicks_against_an_engine(server, profiles):
     (a,) = (LivePage(d, server) for d in profiles.get(1))
     a.lobby()
-    # The lobby's form makes games from the start; a position to castle at once is sent over the
-    # lobby page's own connection, and the page goes to the game as after its form.
-    a.js("lobby.ws.send(JSON.stringify({type: 'create', kind: 'two', variant: 'chess80', tc: '600+5',"
-         " fen: '4k5/10/10/10/10/10/10/R3K4R w KQ - 0 1', seats: [{kind: 'me'}, {kind: 'bot', level: 'easy'}]}))")
+    # Black is another engine the server runs (a UCI engine): the form offers it for a bot seat.
+    a.select("variant", "chess80")
+    a.select("two-tc", "600+5")
+    a.select("seat-1", "bot")
+    assert a.js("return !document.getElementById('level-1').hidden && !document.getElementById('engine-1').hidden")
+    a.select("engine-1", "ours-uci")
+    assert a.js("return document.getElementById('level-1').hidden")
+    message = a.js("return createMessage()")
+    assert message["seats"] == [{"kind": "me"}, {"kind": "bot", "engine": "ours-uci"}]
+    # The form makes games from the start; a position to castle at once is sent over the lobby
+    # page's own connection, and the page goes to the game as after its form.
+    message["fen"] = "4k5/10/10/10/10/10/10/R3K4R w KQ - 0 1"
+    a.js("lobby.ws.send(JSON.stringify(arguments[0]))", message)
     a.wait(lambda: "/g/" in a.d.current_url, "the game page")
     a.game_page()
     a.wait(lambda: a.data("status") == "playing", "the game under way")

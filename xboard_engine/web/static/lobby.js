@@ -229,18 +229,22 @@ function updateForm() {
       level.id = `level-${i}`;
       level.append(...levels.map((l) => new Option(l.words, l.name)));
       level.value = two ? "medium" : "fast";
+      // Two-player bot seats may be another engine the server runs (its own strength, no level).
+      const engine = document.createElement("select");
+      engine.id = `engine-${i}`;
+      engine.append(...lobby.hello.engines.map((e) => new Option(e, e)));
       who.onchange = () => {
-        level.hidden = who.value !== "bot";
-        if (two && who.value === "me") $(`seat-${1 - i}`).value = $(`seat-${1 - i}`).value === "me" ? "open" : $(`seat-${1 - i}`).value;
-        if (two) $(`level-${1 - i}`).hidden = $(`seat-${1 - i}`).value !== "bot";
+        if (two && who.value === "me" && $(`seat-${1 - i}`).value === "me") $(`seat-${1 - i}`).value = "open";
+        showBotChoices();
       };
-      level.hidden = who.value !== "bot";
+      engine.onchange = showBotChoices;
       const row = document.createElement("div");
       row.className = "seat-row";
-      row.append(name, who, level);
+      row.append(name, who, engine, level);
       rows.appendChild(row);
     }
   }
+  showBotChoices();
   seatLabels().forEach((s, i) => {
     const name = $(`seat-name-${i}`);
     const swatch = document.createElement("span");
@@ -250,12 +254,27 @@ function updateForm() {
   });
 }
 
+// Each seat's engine (two-player, when the server has more than its own) and level, for bot seats.
+function showBotChoices() {
+  const two = kind() === "two";
+  for (let i = 0; i < (two ? 2 : 8); i++) {
+    const bot = $(`seat-${i}`).value === "bot";
+    const engine = $(`engine-${i}`);
+    engine.hidden = !(bot && two && lobby.hello.engines.length > 1);
+    $(`level-${i}`).hidden = !(bot && (engine.hidden || engine.value === lobby.hello.engines[0]));
+  }
+}
+
 function createMessage() {
   const two = kind() === "two";
   const seats = [];
   for (let i = 0; i < (two ? 2 : 8); i++) {
     const entry = { kind: $(`seat-${i}`).value };
-    if (entry.kind === "bot") entry.level = $(`level-${i}`).value;
+    if (entry.kind === "bot") {
+      const engine = $(`engine-${i}`);
+      if (!engine.hidden && engine.value !== lobby.hello.engines[0]) entry.engine = engine.value;
+      else entry.level = $(`level-${i}`).value;
+    }
     seats.push(entry);
   }
   if (two) {
