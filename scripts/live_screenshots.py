@@ -69,7 +69,7 @@ def eight_player_game(server: LiveServer, profiles: Profiles, out: Path) -> None
     for page in (a, b, c, d):
         page.d.set_window_size(1360, 960)
     a.lobby("Alice")
-    game = a.create(["me", "open", "bot", "bot", "invite", "open", "bot", "bot"], {2: "fast", 3: "fast", 6: "fast", 7: "fast"},
+    game = a.create(["me", "open", "bot", "bot", "invite", "open", "bot", "bot"], dict.fromkeys((2, 3, 6, 7), "fast"),
                     kind="eight", mode="pairs", tc="10+5")
     a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 1, "the invite link")
     b.d.get(a.js("return document.querySelector('#invites .invite input').value"))

@@ -144,7 +144,8 @@ class LivePage:
         self.press("#chat-form button")
 
     def chat_lines(self) -> List[str]:
-        return self.js("return [...document.querySelectorAll('#chat-lines li')].map(li => li.dataset.channel + ' ' + li.textContent)")
+        return self.js("return [...document.querySelectorAll('#chat-lines li')]"
+                       ".map(li => li.dataset.channel + ' ' + li.textContent)")
 
     def right_drag(self, frm: str, to: str) -> None:
         """Press the right button on ``frm``, move to ``to``, release there (an arrow)."""

@@ -59,6 +59,18 @@ def test_two_profiles_play_8piece_through_an_invite_link_and_a_third_watches(ser
     a.wait(lambda: a.data("watchers") == "3", "three pages connected")
 
     assert "your move" in a.text("status") and "your move" not in b.text("status")
+    # Arrows in a two-player game are the player's own; chat is for everyone (watchers too).
+    a.right_drag("e2", "e4")
+    a.wait(lambda: a.arrows() == [["0", "e2", "e4"]], "the arrow on Alice's page")
+    a.chat("Good luck, have fun <3")
+    for page in (b, c):
+        page.wait(lambda: any("Good luck, have fun <3" in line for line in page.chat_lines()), "the chat line")
+        assert page.arrows() == []
+    c.chat("Watching from the club")
+    a.wait(lambda: any("Watching from the club" in line for line in a.chat_lines()), "the watcher's line")
+    a.right_drag("e2", "e2")
+    a.wait(lambda: a.arrows() == [], "the arrow cleared")
+
     a.play("d2d3")
     c.wait(lambda: c.plies() == 1, "the watcher sees White's move")
     b.play("g8h6")
