@@ -619,3 +619,30 @@ def test_engines_not_named_at_the_start_refused(engine_server):
         assert "no engine named '/bin/sh'" in (await hal.wait_for("error"))["message"]
         await close_all(hal)
     run(scenario())
+
+
+def test_arrows_come_back_after_a_reload_to_their_author_only(server):
+    async def scenario():
+        alice, bob, game, _ = await two_player_game(server)
+        await alice.send({"type": "arrows", "arrows": [["g1", "f3"], ["e2", "e4"]]})
+        await alice.wait_for("arrows")
+        await alice.connect(f"/ws/g/{game}")                       # a reload
+        assert (await alice.wait_for("arrows"))["arrows"] == [["g1", "f3"], ["e2", "e4"]]
+        await bob.connect(f"/ws/g/{game}")
+        await bob.send({"type": "chat", "text": "barrier"})
+        await bob.wait_for("chat", text="barrier")
+        assert not any(m["type"] == "arrows" for m in bob.inbox)
+        await close_all(alice, bob)
+    run(scenario())
+
+
+def test_the_lobby_lists_your_own_games_even_invite_only_ones(server):
+    async def scenario():
+        ivy = await new_player(server, "Ivy")
+        created = await create(ivy, kind="two", variant="normal", seats=[{"kind": "me"}, {"kind": "invite"}])
+        lobby = await ivy.wait_for("lobby", mine=lambda m: any(g["id"] == created["gameId"] for g in m))
+        assert not any(g["id"] == created["gameId"] for g in lobby["challenges"])   # no free seat for anyone
+        other = await new_player(server, "Other")
+        assert not any(g["id"] == created["gameId"] for m in other.inbox if m["type"] == "lobby" for g in m["mine"])
+        await close_all(ivy, other)
+    run(scenario())

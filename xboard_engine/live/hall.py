@@ -62,6 +62,7 @@ class Room:
         self.timer: Optional[asyncio.TimerHandle] = None
         self.bot_busy = False
         self.engines: Dict[int, EngineSeat] = {}     # outside engines playing seats, once started
+        self.arrows: Dict[int, Any] = {}             # player id -> (seat, arrows) last drawn (a reload keeps them)
         self.actions = 0
         self.table: Table = make_table(stored.kind, stored.config, self._players(), stored.id)
         self.names: Dict[int, str] = {}
@@ -239,6 +240,11 @@ class Hall:
         for line in self.store.chat(room.id):
             if self._may_read(room, viewer, line.channel):
                 viewer.send(wire.dumps(_chat_message(line)))
+        mine = room.owned_by(viewer.player_id)
+        for pid, (seat, arrows) in room.arrows.items():
+            team = room.table.team_of(seat)
+            if pid == viewer.player_id or (team is not None and any(room.table.team_of(s) == team for s in mine)):
+                viewer.send(wire.dumps({"type": "arrows", "seat": seat, "arrows": arrows}))
         room.broadcast()             # the others see the connection
 
     def leave(self, viewer: Viewer) -> None:
@@ -432,6 +438,7 @@ class Hall:
         if not all(x in names for a in arrows for x in a):
             raise Refused("arrows: unknown square")
         team = room.table.team_of(owned[0])
+        room.arrows[viewer.player_id] = (owned[0], arrows)
         room.send_team(team, viewer, wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
 
     # ----------------------------------------------------------------- the course of a game

@@ -138,6 +138,23 @@ def lobby_view(hall: Hall) -> Dict[str, Any]:
     return {"type": "lobby", "challenges": challenges, "playing": playing, "finished": finished}
 
 
+def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
+    """The unfinished games where the viewer has a seat (an invite-only challenge is listed
+    nowhere else until it starts)."""
+    pid = viewer.player_id
+    if pid is None:
+        return []
+    out = []
+    for room in sorted(hall.rooms.values(), key=lambda r: r.id):
+        if room.status in ("open", "playing") and room.owned_by(pid):
+            stored = hall.store.game(room.id)
+            if stored is not None:
+                entry = _entry(hall, stored)
+                entry["status"] = room.status
+                out.append(entry)
+    return out
+
+
 def game_info(room: Room) -> Dict[str, Any]:
     """What the game page draws the board from."""
     if room.kind == "two":

@@ -12,7 +12,7 @@ from ..images import drawing, drawing_names
 from ..web.eight import piece_picture
 from . import wire
 from .hall import Hall, Viewer
-from .lobby import create, lobby_hello, lobby_view
+from .lobby import create, lobby_hello, lobby_view, your_games
 from .tables import Refused
 
 STATIC = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web", "static")
@@ -48,9 +48,9 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     def push_lobby() -> None:
         lobby_dirty["pending"] = False
         if hall.lobby_viewers:
-            text = wire.dumps(lobby_view(hall))
+            shared = lobby_view(hall)
             for v in list(hall.lobby_viewers):
-                v.send(text)
+                v.send(wire.dumps(dict(shared, mine=your_games(hall, v))))
 
     hall.on_lobby_change = lobby_changed
 
@@ -157,7 +157,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             else:
                 hall.lobby_viewers.add(viewer)
                 send(wire.dumps(lobby_hello(hall, viewer)))
-                send(wire.dumps(lobby_view(hall)))
+                send(wire.dumps(dict(lobby_view(hall), mine=your_games(hall, viewer))))
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     if room is not None:

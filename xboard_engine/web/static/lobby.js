@@ -112,15 +112,28 @@ function fillTable(id, entries, columns, emptyText) {
 
 function renderLists() {
   const v = lobby.view;
-  let body = fillTable("challenges", v.challenges, 4, "No open challenges: create one");
+  const mine = v.mine || [];
+  $("mine-area").hidden = !mine.length;
+  let body = fillTable("mine", mine, 4, "");
+  for (const e of mine) {
+    const tr = document.createElement("tr");
+    tr.dataset.game = String(e.id);
+    cell(tr, gameWords(e));
+    cell(tr, clockWords(e.kind, e.tc), "tc");
+    cell(tr, playersWords(e));
+    cell(tr, link(e.status === "open" ? "Open (waiting for players)" : "Play", `/g/${e.id}`));
+    body.appendChild(tr);
+  }
+  const own = new Set(mine.map((e) => e.id));
+  body = fillTable("challenges", v.challenges, 4, "No open challenges: create one");
   for (const e of v.challenges) {
     const tr = document.createElement("tr");
     tr.dataset.game = String(e.id);
     cell(tr, gameWords(e));
     cell(tr, clockWords(e.kind, e.tc), "tc");
     cell(tr, playersWords(e));
-    const td = cell(tr, "");
-    for (const seat of e.free || []) {
+    const td = cell(tr, own.has(e.id) ? "yours" : "");
+    for (const seat of own.has(e.id) ? [] : e.free || []) {
       const b = document.createElement("button");
       const label = e.seats ? e.seats[seat].label : `seat ${seat}`;
       b.textContent = `Join as ${label}`;
@@ -154,6 +167,7 @@ function renderLists() {
     body.appendChild(tr);
   }
   document.body.dataset.challenges = String(v.challenges.length);
+  document.body.dataset.mine = String(mine.length);
   document.body.dataset.playing = String(v.playing.length);
 }
 
