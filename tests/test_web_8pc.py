@@ -405,6 +405,27 @@ def test_a_human_plays_by_clicks_among_seven_bots(web_server, driver):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_move_list_scrolls_vertically_and_follows_the_game(web_server, driver):
+    """The two-player board's move list overflowed sideways after about 11 moves; this one (a grid
+    of a column per seat) scrolls down, the newest move in view while the bots play."""
+    page = EightPage(driver, web_server.url + "8pc")
+    page.new_game(["random"] * 8, pace=0.0)
+    page.wait(lambda: len(page.state()["moves"]) >= 160, "20 sets of moves", timeout=60)
+    view = page.js("""
+        const list = document.getElementById('moves');
+        const items = list.querySelectorAll('li.move');
+        const top = list.getBoundingClientRect().top + list.clientTop;
+        const last = items[items.length - 1].getBoundingClientRect();
+        return {scrollWidth: list.scrollWidth, clientWidth: list.clientWidth, scrollHeight: list.scrollHeight,
+                clientHeight: list.clientHeight,
+                lastVisible: last.top >= top - 1 && last.bottom <= top + list.clientHeight + 1};""")
+    page.js("send({type: 'new', players: Array(8).fill('human')})")          # stop the bots
+    assert view["scrollWidth"] <= view["clientWidth"], view
+    assert view["scrollHeight"] > view["clientHeight"] and view["lastVisible"], view
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_hot_seat_two_humans_on_one_page(web_server, driver):
     page = EightPage(driver, web_server.url + "8pc")
     page.new_game(["human", "human"] + ["random"] * 6)

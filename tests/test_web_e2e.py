@@ -190,6 +190,43 @@ def test_reload_keeps_the_game_and_history_is_clickable(page, driver):
     assert "viewing" not in page.text("status")
 
 
+RUY_LOPEZ_28_PLIES = ("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O "
+                      "9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nf1 Bf8 14. Ng3 g6 *")
+
+
+def move_list_view(page):
+    """The move list's widths and whether its last move lies inside its visible part."""
+    return page.js("""
+        const list = document.getElementById('moves');
+        const spans = list.querySelectorAll('span[data-ply]');
+        const box = list.getBoundingClientRect(), last = spans[spans.length - 1].getBoundingClientRect();
+        const top = box.top + list.clientTop;
+        return {scrollWidth: list.scrollWidth, clientWidth: list.clientWidth,
+                scrollHeight: list.scrollHeight, clientHeight: list.clientHeight,
+                lastVisible: last.top >= top - 1 && last.bottom <= top + list.clientHeight + 1,
+                shown: spans.length};""")
+
+
+def test_move_list_scrolls_vertically_and_follows_the_game(page):
+    """After about 11 moves the list overflowed sideways (CSS columns under a max-height) and only
+    the last move showed; it scrolls down instead, the newest move in view after each move."""
+    page.load(RUY_LOPEZ_28_PLIES, black="human")
+    for text in ("a2a4", "c7c5"):                          # plies 29 and 30, by clicks
+        view = move_list_view(page)
+        assert view["scrollWidth"] <= view["clientWidth"], view
+        assert view["scrollHeight"] > view["clientHeight"], view       # long enough to scroll
+        assert view["lastVisible"], view
+        page.play(text)
+    view = move_list_view(page)
+    assert view["shown"] == 30 and view["scrollWidth"] <= view["clientWidth"] and view["lastVisible"], view
+    page.js("document.getElementById('moves').scrollTop = 0")          # the first move is reachable
+    first_visible = page.js("""
+        const list = document.getElementById('moves');
+        const first = list.querySelector('span[data-ply="1"]').getBoundingClientRect();
+        return first.left >= list.getBoundingClientRect().left && first.bottom <= list.getBoundingClientRect().bottom;""")
+    assert first_visible
+
+
 def test_flip_turns_the_board_and_the_lancers_with_it(page):
     page.new_game("8piece")
     square = lambda name: page.js(f"return document.querySelector('[data-square=\"{name}\"] rect').getAttribute('x')")

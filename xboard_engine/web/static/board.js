@@ -306,7 +306,7 @@ function renderPanel() {
     if (!white) number += 1;
   });
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) scrollIntoList(list, current);
   const humanMove = live() && g.humanToMove;
   $("pass").hidden = !g.canPass;
   $("pass").disabled = !(humanMove && g.canPass);
