@@ -440,6 +440,27 @@ def test_hot_seat_two_humans_on_one_page(web_server, driver):
     assert page.moves_shown()[:2] == record_lines(page.state())[:2]
 
 
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_a_tab_bound_to_a_seat_shows_its_army_at_the_bottom(tmp_path, driver):
+    """Red, Blue, Orange and Green tabs showed their own army at the top (their board was turned the
+    wrong way).  For each seat, in the start position, its king is drawn in the bottom fifth."""
+    server = Server(tmp_path / "data")
+    wrong = []
+    try:
+        for letter in "wrbypogn":
+            page = EightPage(driver, server.url + f"8pc?seat={letter}")
+            where = page.js("""
+                const svg = document.getElementById('board-svg');
+                const king = svg.querySelector(`[data-piece="${arguments[0]}K"]`);
+                return {y: parseFloat(king.getAttribute('y')), height: parseFloat(svg.getAttribute('height')),
+                        turns: svg.dataset.turns};""", letter)
+            if not where["y"] > 0.8 * where["height"]:
+                wrong.append((letter, where))
+    finally:
+        server.stop()
+    assert not wrong
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_a_one_seat_tab_refuses_to_move_another_seat_and_sees_moves_live(web_server, driver):

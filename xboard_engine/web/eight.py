@@ -269,7 +269,8 @@ class EightGame:
 
 def board_hello(v: Any) -> Dict[str, Any]:
     """What an 8 Player Chess page needs before its first state: modes, options, bot levels, clocks,
-    the seats (colours, partners, teams) and the board's squares of multi-variant ``v``."""
+    the seats (colours, partners, teams, the way their pawns go) and the board's squares of
+    multi-variant ``v``."""
     return {"type": "hello", "modes": list(MODES),
             "options": [{"name": n, "help": h, "modes": list(m),
                          "kind": "points" if n == "custom_points" else "number" if n == "checkmates_needed"
@@ -277,7 +278,8 @@ def board_hello(v: Any) -> Dict[str, Any]:
             "levels": [{"name": k, "words": w} for k, (w, _) in BOT_LEVELS.items()],
             "timeControls": TIME_CONTROLS,
             "seats": [{"colour": s.colour, "letter": s.letter, "numeral": s.numeral, "fill": ARMY_FILLS[i],
-                       "partner": v.partner[i], "team": v.team_of[i]} for i, s in enumerate(v.seats)],
+                       "partner": v.partner[i], "team": v.team_of[i], "direction": s.direction}
+                      for i, s in enumerate(v.seats)],
             "teamNames": list(v.team_names), "files": v.files, "ranks": v.ranks,
             "squares": [[v.names[sq], v.file_of[sq], v.rank_of[sq]] for sq in v.squares]}
 
