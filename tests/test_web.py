@@ -215,6 +215,62 @@ def test_sigint_saves_the_unfinished_game(tmp_path):
     assert saved["moves"] == ["g1f3"]
 
 
+def test_sigterm_stops_at_once_with_pages_connected_and_the_clocks_saved_as_at_the_stop(tmp_path):
+    """SIGTERM took about 30 s (aiohttp waited for the open WebSockets) while the waiting player's
+    clock ran on.  With a page on each board and a clock running in each game, the server closes
+    the pages' sockets and exits within 2 s; both saved games hold the clock as it was at the
+    signal, and a restart resumes from it."""
+    import asyncio
+
+    import aiohttp
+    server = Server(tmp_path / "data")
+
+    async def receive_until(ws, condition):
+        while True:
+            msg = await ws.receive(timeout=10)
+            data = json.loads(msg.data)
+            if data["type"] == "state" and condition(data):
+                return data, time.monotonic()
+
+    async def run():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"http://{server.host}/ws") as ws, \
+                    session.ws_connect(f"http://{server.host}/ws8") as ws8:
+                await ws.send_json({"type": "new", "black": "human", "tc": "300+3"})
+                await ws.send_json({"type": "move", "move": "e2e4"})
+                two, two_at = await receive_until(ws, lambda s: s["sans"] == ["e4"])
+                await ws8.send_json({"type": "new", "players": ["human"] * 8, "tc": "10+5"})
+                await ws8.send_json({"type": "move", "move": "h3"})
+                eight, eight_at = await receive_until(ws8, lambda s: len(s["moves"]) == 1)
+                await asyncio.sleep(1.0)
+                stopped_at = time.monotonic()
+                server.proc.send_signal(signal.SIGTERM)
+                closes = [(await ws.receive(timeout=5)).type, (await ws8.receive(timeout=5)).type]
+                while server.proc.poll() is None and time.monotonic() < stopped_at + 5:
+                    await asyncio.sleep(0.02)
+                took = time.monotonic() - stopped_at
+                return (two["clocks"][1] - (stopped_at - two_at), eight["seats"][1]["clock"] - (stopped_at - eight_at),
+                        closes, took)
+
+    try:
+        two_clock, eight_clock, closes, took = asyncio.run(run())
+    finally:
+        server.stop()
+    log = server.proc.stdout.read()
+    assert took < 2.0 and server.proc.returncode == 0, (took, log)
+    assert closes == [aiohttp.WSMsgType.CLOSE] * 2 and "Traceback" not in log, (closes, log)
+    saved = json.loads((tmp_path / "data" / "current-game.json").read_text())
+    saved8 = json.loads((tmp_path / "data" / "8pc-current.json").read_text())
+    assert saved["moves"] == ["e2e4"] and saved["clocks"][1] == pytest.approx(two_clock, abs=0.5)
+    assert saved8["clocks"][1] == pytest.approx(eight_clock, abs=0.5)
+    server = Server(tmp_path / "data")
+    try:
+        state = last_state(ws_exchange(server.host, [], replies=0))
+        assert saved["clocks"][1] - 2 < state["clocks"][1] <= saved["clocks"][1]
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("engine", ["xboard-engine", "ours-uci"])
 def test_loaded_game_with_the_engine_to_move_goes_on(server, engine):
     # the engine is told the game once: the last move is not sent again (a CECP engine would take

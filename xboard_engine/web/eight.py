@@ -311,6 +311,7 @@ class EightRoom:
         self.thinking: Optional[Any] = None
         self.flag_timer: Optional[asyncio.TimerHandle] = None
         self.record_written = False
+        self.stopped = False             # the server is stopping: the game stays as it was saved then
         self.rng = random.Random()
         self.game = self._resume() or EightGame()
 
@@ -329,6 +330,9 @@ class EightRoom:
         return game
 
     def save(self) -> None:
+        """Write the game's state (atomically); nothing once the server is stopping."""
+        if self.stopped:
+            return
         data = self.game.to_json()
         data["record_written"] = self.record_written
         tmp = self.state_path + ".tmp"
@@ -372,6 +376,8 @@ class EightRoom:
     async def handle(self, send: Sender, text: str) -> None:
         """One message from a page; a refused one gets an ``error`` reply and changes nothing."""
         try:
+            if self.stopped:
+                raise ValueError("the server is stopping")
             try:
                 data = json.loads(text)
             except ValueError:
@@ -525,7 +531,7 @@ class EightRoom:
         rest = game.pace - (time.monotonic() - started)
         if rest > 0:
             await asyncio.sleep(rest)
-        if game is not self.game or game.version != version or game.game.over:
+        if game is not self.game or game.version != version or game.game.over or self.stopped:
             return                                    # the game changed meanwhile: the answer is stale
         if move not in game.game.legal_moves():
             move = self.rng.choice(game.game.legal_moves())
@@ -549,11 +555,18 @@ class EightRoom:
         if not self.game.game.over:
             self._after_change()
 
-    async def shutdown(self) -> None:
-        self._stop_bots()
+    def stop(self) -> None:
+        """The server is stopping: save the game with its clocks as they are now (it resumes from
+        there at the next start), stop the bots and change the game no more."""
         if self.flag_timer:
             self.flag_timer.cancel()
+            self.flag_timer = None
         self.save()
+        self.stopped = True
+        self._stop_bots()
+
+    async def shutdown(self) -> None:
+        """After ``stop``."""
         self.pool.shutdown(wait=False)
 
 
