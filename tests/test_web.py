@@ -135,6 +135,22 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(server):
     assert last_state(after)["fens"] == start["fens"] and start["sans"] == []
 
 
+def test_json_nested_too_deep_is_refused_and_the_connection_stays_open(server):
+    """JSON nested 100,000 deep raised an uncaught RecursionError (a traceback in the log) and the
+    connection dropped without a close frame.  It is refused like any bad message; the same socket
+    goes on (a second bad message gets its own reply, a move is played)."""
+    replies = ws_exchange(server.host, ["[" * 100000, '{"type": ' * 50000, "[1, 2]",
+                                        {"type": "new", "black": "human"}, {"type": "move", "move": "e2e4"}],
+                          replies=1)
+    refused = errors(replies)
+    assert len(refused) == 3 and "too deep" in refused[0] and "too deep" in refused[1], refused
+    assert "JSON object" in refused[2]
+    assert last_state(replies)["sans"] == ["e4"]
+    server.stop()
+    log = server.proc.stdout.read()
+    assert "Traceback" not in log and "RecursionError" not in log, log
+
+
 def test_game_outlives_the_page_and_the_server(tmp_path):
     server = Server(tmp_path / "data")
     try:

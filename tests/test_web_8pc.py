@@ -250,6 +250,23 @@ def test_bad_input_is_refused_with_a_reason_and_changes_nothing(server):
         Socket(server.host, origin="http://evil.example")
 
 
+def test_json_nested_too_deep_is_refused_and_the_connection_stays_open(server):
+    """JSON nested 100,000 deep raised an uncaught RecursionError and dropped the connection without
+    a close frame; it is refused like any bad message and the same socket plays on."""
+    sock = Socket(server.host)
+    try:
+        new_game(sock, ALL_HUMAN)
+        for text in ("[" * 100000, '{"a": ' * 50000):
+            reply = sock.send(text)
+            assert reply["type"] == "error" and "too deep" in reply["message"], reply
+        assert sock.send({"type": "move", "move": "h3"})["moves"] == [[1, 0, "move", "h3"]]
+    finally:
+        sock.close()
+    server.stop()
+    log = server.proc.stdout.read()
+    assert "Traceback" not in log and "RecursionError" not in log, log
+
+
 def test_a_page_bound_to_one_seat_acts_only_for_it(server):
     hot = Socket(server.host)
     red = Socket(server.host, seat="r")

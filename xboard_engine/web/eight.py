@@ -382,6 +382,8 @@ class EightRoom:
                 data = json.loads(text)
             except ValueError:
                 raise ValueError("a message is JSON text") from None
+            except RecursionError:
+                raise ValueError("a message is nested too deep") from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a message is a JSON object with a \"type\"")
             handler = _HANDLERS.get(data["type"])

@@ -116,7 +116,10 @@ class Room:
         try:
             if self.stopped:
                 raise ValueError("the server is stopping")
-            data = json.loads(text)
+            try:
+                data = json.loads(text)
+            except RecursionError:
+                raise ValueError("a message is nested too deep") from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a message is a JSON object with a \"type\"")
             handler = _HANDLERS.get(data["type"])
