@@ -5,6 +5,7 @@ import io
 import random
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -255,13 +256,19 @@ def test_resign_draw_offer_and_takeback(page, server):
     assert pgn_game(server).tags["Result"] == "0-1"
 
 
-def test_engine_thinking_is_shown(page):
-    page.new_game("normal", tc="depth=3")
+def test_engine_thinking_is_shown_while_it_thinks_and_cleared_when_its_move_arrives(page):
+    """The engine's last thinking line stayed on screen after its move (and a page opened then got
+    it too); it goes when the move arrives."""
+    page.new_game("normal", tc="st=1")
     page.play("e2e4")
     page.wait(lambda: "depth" in page.text("thinking"), "the engine's thinking line")
-    page.wait_human()
     line = page.text("thinking")
     assert line.startswith("xboard-engine: depth") and "score" in line
+    page.wait_human()
+    assert page.text("thinking") == ""
+    page.open()                                      # a page opened after the move
+    time.sleep(0.5)
+    assert page.text("thinking") == "" and page.plies() == 2
 
 
 # ---------------------------------------------------------------- what is drawn

@@ -386,6 +386,7 @@ class Room:
         if game is not self.game or game.over or len(game.moves) != ply or self.stopped:
             return
         self.thinking_side = None
+        self.thinking = None                  # its last line goes with its move (a new page gets none)
         elapsed = time.monotonic() - started
         if tc.has_clock and clocks[side] - elapsed < -tc.margin:
             game.end(*loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time"))
