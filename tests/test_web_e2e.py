@@ -120,6 +120,29 @@ def test_chess960_castle_by_king_onto_its_rook(page):
     assert page.state()["sans"][0] == "O-O-O"
 
 
+CASTLES = [
+    # variant, FEN, clicks, the squares marked as the last move
+    ("normal", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ("e1", "g1"), ["e1", "g1"]),
+    ("fischerandom", "1r2k2r/8/8/8/8/8/8/1R2K2R w KQk - 0 1", ("e1", "b1"), ["c1", "e1"]),    # king onto rook
+    ("chess80", "4k5/10/10/10/10/10/10/R3K4R w KQ - 0 1", ("e1", "j1"), ["e1", "j1"]),      # 5-5-5
+    # the king already on its castled square: it stays, its rook comes from h1
+    ("fischerandom", "1r4kr/8/8/8/8/8/8/1R4KR w KQk - 0 1", ("g1", "h1"), ["g1", "h1"]),
+]
+
+
+@pytest.mark.parametrize("variant,fen,clicks,marked", CASTLES, ids=[f"{c[0]}-{c[2][0]}{c[2][1]}" for c in CASTLES])
+def test_castle_marks_two_squares_as_the_last_move(page, variant, fen, clicks, marked):
+    """A castle where the king does not move marked one square alone; every castle marks the
+    king's square and its destination, or the rook's square where the king stays."""
+    page.load(fen, variant, black="human")
+    for square in clicks:
+        page.click(square)
+    page.wait(lambda: page.plies() == 1, "the castle")
+    assert page.state()["sans"][0].startswith(("O-O", "5-5-5"))
+    shown = page.js("return [...document.querySelectorAll('.mark-last')].map(e => e.parentNode.dataset.square).sort()")
+    assert shown == marked
+
+
 def test_8piece_random_castle_with_the_jailer(page):
     # number 1000: N R S Q K B L J; clear the squares between king and jailer
     pos = Position("8piece-random", number=1000)
