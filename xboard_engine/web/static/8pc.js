@@ -6,8 +6,10 @@
 
 const SQ = 30;              // pixels per square
 const KIND_LETTERS = " PNBRQKQ";
-// Which way each seat's army faces, as quarter turns that bring it to the bottom of the screen.
-const SEAT_TURNS = [0, 1, 1, 2, 2, 3, 3, 0];
+// The quarter turns of the board (screenCell: each takes the bottom edge to the left, the left to
+// the top, the top to the right) that bring an army to the bottom of the screen, by the way its
+// pawns go (the hello's seat direction): an army going east starts on the left edge, three turns.
+const TURNS_FOR_DIRECTION = { north: 0, west: 1, south: 2, east: 3 };
 
 const ui = {
   hello: null,
@@ -49,7 +51,7 @@ function onHello(hello) {
   const first = !ui.hello;
   ui.hello = hello;
   ui.seat = hello.seat;
-  if (first) ui.turns = ui.seat === null ? 0 : SEAT_TURNS[ui.seat];
+  if (first) ui.turns = ui.seat === null ? 0 : TURNS_FOR_DIRECTION[hello.seats[ui.seat].direction];
   fillForms();
   render();
 }

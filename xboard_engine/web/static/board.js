@@ -46,7 +46,7 @@ function onState(state) {
   if (state.id !== oldId) { ui.view = null; ui.thinking = null;
     const humans = state.players.map((p) => p === "human");
     ui.flipped = humans[1] && !humans[0]; }
-  if (state.sans.length !== oldPlies) { ui.clicks = []; ui.view = null; closeChooser(); }
+  if (state.sans.length !== oldPlies) { ui.clicks = []; ui.view = null; ui.thinking = null; closeChooser(); }
   render();
   document.body.dataset.plies = String(state.sans.length);     // after drawing: tests wait on it
   document.body.dataset.gameId = String(state.id);
@@ -309,7 +309,7 @@ function renderPanel() {
     if (!white) number += 1;
   });
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) scrollIntoList(list, current);
   const humanMove = live() && g.humanToMove;
   $("pass").hidden = !g.canPass;
   $("pass").disabled = !(humanMove && g.canPass);
