@@ -332,3 +332,16 @@ def test_draw_offer_between_humans_is_accepted_on_the_next_move_or_declined_by_m
                                         {"type": "draw"}], replies=1)
     state = last_state(replies)
     assert (state["result"], state["reason"]) == ("1/2-1/2", "Draw by agreement")
+
+
+def test_load_or_new_with_a_pgn_or_fen_that_is_not_text_is_refused(tmp_path):
+    """A nested list given as the PGN started a new game (its Python text was read as a PGN)."""
+    server = Server(tmp_path / "data")
+    try:
+        replies = ws_exchange(server.host, [{"type": "load", "pgn": [[["1. e4"]]], "black": "human"},
+                                            {"type": "load", "fen": {"x": 1}, "black": "human"},
+                                            {"type": "new", "fen": ["8/8"], "black": "human"}])
+        assert errors(replies) == ["pgn must be text", "fen must be text", "fen must be text"]
+        assert last_state(replies)["id"] == 1                      # still the first game
+    finally:
+        server.stop()

@@ -150,7 +150,7 @@ class Room:
                 raise ValueError(f"setup number {number} is out of range: {variant} has 0..{count - 1}")
         else:
             number = None
-        fen = data.get("fen") or None
+        fen = _text(data, "fen", "") or None
         if fen is not None:
             Position.from_fen(str(fen), variant)             # RulesError names what is wrong
         game = WebGame(variant, players, tc, tc_text, start_fen=fen, number=number, game_id=self.game.id + 1)
@@ -160,10 +160,11 @@ class Room:
         players = self._players(data)
         tc_text = _text(data, "tc", "300+3")
         tc = parse_time_control(tc_text)
-        if data.get("pgn"):
-            variant, fen, moves, _ = load_pgn(str(data["pgn"]))
-        elif data.get("fen"):
-            variant, fen, moves = _text(data, "variant", "normal"), str(data["fen"]), []
+        pgn_text, fen_text = _text(data, "pgn", ""), _text(data, "fen", "")
+        if pgn_text:
+            variant, fen, moves, _ = load_pgn(pgn_text)
+        elif fen_text:
+            variant, fen, moves = _text(data, "variant", "normal"), fen_text, []
             if variant not in variant_names():
                 raise ValueError(f"unknown variant {variant!r}")
         else:
