@@ -646,3 +646,38 @@ def test_the_lobby_lists_your_own_games_even_invite_only_ones(server):
         assert not any(g["id"] == created["gameId"] for m in other.inbox if m["type"] == "lobby" for g in m["mine"])
         await close_all(ivy, other)
     run(scenario())
+
+
+def test_bots_think_on_a_dask_cluster_when_one_is_given(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        s = LiveServer(tmp_path, "--cluster", cluster.scheduler_address)
+
+        async def scenario():
+            kim = await new_player(s, "Kim")
+            created = await create(kim, kind="two", variant="8piece", tc="none",
+                                   seats=[{"kind": "me"}, {"kind": "bot", "level": "easy"}])
+            await kim.connect(f"/ws/g/{created['gameId']}")
+            await kim.state(status="playing")
+            await kim.send({"type": "move", "move": "e2e4"})
+            await kim.state(sans=lambda x: len(x) == 2, timeout=40)
+            created = await create_on_lobby(kim, kind="eight", mode="teams", tc="none",
+                                            seats=[{"kind": "bot", "level": "fast"}] * 7 + [{"kind": "me"}])
+            await kim.connect(f"/ws/g/{created['gameId']}")
+            await kim.state(turn=7, timeout=60)                  # seven bot moves came from the cluster
+            await kim.close()
+        try:
+            run(scenario())
+            ran = set(cluster.scheduler.task_prefixes)         # the kinds of task the cluster was given
+        finally:
+            s.stop()
+        assert {"two_player_move", "eight_player_move"} <= ran, ran
+        log = s.output()
+        assert "failed" not in log, log
+
+
+async def create_on_lobby(client, **challenge):
+    await client.connect("/ws/lobby")
+    await client.wait_for("lobby")
+    return await create(client, **challenge)
