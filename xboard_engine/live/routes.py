@@ -8,8 +8,7 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..images import drawing, drawing_names
-from ..web.eight import piece_picture
+from ..web.pictures import add_picture_routes
 from . import wire
 from .hall import Hall, Viewer
 from .lobby import create, lobby_hello, lobby_view, your_games
@@ -94,20 +93,6 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         text, content_type, filename = room.table.record([s.get("name", "?") for s in room.seat_view()])
         return web.Response(text=text, content_type=content_type,
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-    async def piece(request: web.Request) -> web.Response:
-        base, _, colour = request.match_info["name"].rpartition("-")
-        if colour not in ("white", "black") or base not in drawing_names():
-            raise web.HTTPNotFound()
-        return web.Response(text=drawing(base, colour == "white"), content_type="image/svg+xml",
-                            headers={"Cache-Control": "max-age=3600"})
-
-    async def piece8(request: web.Request) -> web.Response:
-        try:
-            text = piece_picture(int(request.match_info["army"]), int(request.match_info["kind"]))
-        except (KeyError, ValueError):
-            raise web.HTTPNotFound() from None
-        return web.Response(text=text, content_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
     async def socket(request: web.Request, room_id: Optional[int]) -> web.StreamResponse:
         if gate.foreign_origin(request):
@@ -209,8 +194,10 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     async def on_shutdown(app: web.Application) -> None:
         hall.pause()
         hall.pool.shutdown()
-        for ws in list(sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+        closing = [asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"))
+                   for ws in list(sockets)]
+        if closing:
+            await asyncio.wait(closing, timeout=1.0)      # a page that does not answer is cut off
 
     app = web.Application(middlewares=[host_check], client_max_size=64 * 1024)
     app.router.add_get("/", lobby_page)
@@ -220,8 +207,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     app.router.add_get("/ws/lobby", lobby_socket)
     app.router.add_get("/ws/g/{id:\\d+}", game_socket)
     app.router.add_static("/static/", STATIC)
-    app.router.add_get("/piece/{name}.svg", piece)
-    app.router.add_get("/piece8/{army:\\d+}-{kind:\\d+}.svg", piece8)
+    add_picture_routes(app)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     return app

@@ -17,14 +17,14 @@ from typing import Any, Dict, List, Optional, Set
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import RulesError
-from ..images import drawing, drawing_names
 from ..match.engines import Engine, EngineConfig, EngineFailure, UciEngine, start_engine
 from ..match.pgn import append_game
 from ..match.referee import failure_ending, judge_reply, loss, uci_go_line, uci_tokens
 from ..moves import Move
 from ..position import Position
 from ..variant import get_variant, variant_names
-from .eight import EightRoom, piece_picture
+from .eight import EightRoom
+from .pictures import add_picture_routes
 from .game import HUMAN, WebGame, all_variant_infos, load_pgn, parse_time_control
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -497,14 +497,6 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-cache"})
 
-    async def piece(request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        base, _, colour = name.rpartition("-")
-        if colour not in ("white", "black") or base not in drawing_names():
-            raise web.HTTPNotFound()
-        return web.Response(text=drawing(base, colour == "white"), content_type="image/svg+xml",
-                            headers={"Cache-Control": "max-age=3600"})
-
     async def pgn(request: web.Request) -> web.Response:
         return web.Response(text=room.game.pgn(), content_type="application/x-chess-pgn",
                             headers={"Content-Disposition": f'attachment; filename="game-{room.game.id}.pgn"'})
@@ -538,13 +530,6 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
 
     async def eight_page(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(os.path.join(STATIC, "8pc.html"), headers={"Cache-Control": "no-cache"})
-
-    async def eight_piece(request: web.Request) -> web.Response:
-        try:
-            text = piece_picture(int(request.match_info["army"]), int(request.match_info["kind"]))
-        except (KeyError, ValueError):
-            raise web.HTTPNotFound() from None
-        return web.Response(text=text, content_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
     async def eight_record(request: web.Request) -> web.Response:
         return web.Response(text=eight.game.record(), content_type="text/plain",
@@ -594,11 +579,10 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
     app = web.Application(middlewares=[host_check], client_max_size=MAX_MESSAGE)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC)
-    app.router.add_get("/piece/{name}.svg", piece)
+    add_picture_routes(app)
     app.router.add_get("/game.pgn", pgn)
     app.router.add_get("/ws", socket)
     app.router.add_get("/8pc", eight_page)
-    app.router.add_get("/piece8/{army:\\d+}-{kind:\\d+}.svg", eight_piece)
     app.router.add_get("/8pc.txt", eight_record)
     app.router.add_get("/ws8", eight_socket)
     app.on_startup.append(on_startup)
