@@ -523,7 +523,7 @@ def test_eight_player_record_downloadable(server):
 
 
 def test_behind_a_tls_proxy_the_public_name_is_let_in_and_the_cookie_is_secure(tmp_path):
-    s = LiveServer(tmp_path, "--public-url", "https://chess.example.org")
+    s = LiveServer(tmp_path, "--public-url", "https://chess.example.org", "--max-connections", "1")
 
     async def scenario():
         client = Client(s, origin="https://chess.example.org")
@@ -537,6 +537,15 @@ def test_behind_a_tls_proxy_the_public_name_is_let_in_and_the_cookie_is_secure(t
             await client.session.ws_connect(s.url + "/ws/lobby", headers={
                 "Host": "chess.example.org", "Origin": "http://chess.example.org"})   # not the https page
         assert refused.value.status == 403
+        # Everyone comes from the proxy's address: the cap counts the address the proxy names.
+        proxied = {"Host": "chess.example.org", "Origin": "https://chess.example.org"}
+        second = await client.session.ws_connect(s.url + "/ws/lobby", headers=dict(proxied, **{
+            "X-Forwarded-For": "203.0.113.7"}))
+        with pytest.raises(aiohttp.WSServerHandshakeError) as capped:
+            await client.session.ws_connect(s.url + "/ws/lobby", headers=dict(proxied, **{
+                "X-Forwarded-For": "198.51.100.1, 203.0.113.7"}))
+        assert capped.value.status == 429
+        await second.close()
         await client.close()
     try:
         run(scenario())

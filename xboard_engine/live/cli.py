@@ -43,7 +43,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--grace", type=float, default=60.0,
                         help="seconds a disconnected player has before the opponent may claim (default %(default)s)")
     parser.add_argument("--max-connections", type=int, default=64,
-                        help="WebSocket connections from one address at once (default %(default)s)")
+                        help="WebSocket connections from one address at once (default %(default)s); behind "
+                             "a proxy on this machine (--public-url) the address is the last X-Forwarded-For")
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
                         type=lambda t: _engine(t, "xboard"), help="a CECP (XBoard) engine people may play in "
                         "two-player games (repeatable); our own engine is always there as xboard-engine")
@@ -93,7 +94,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     secure = bool(args.public_url and args.public_url.startswith("https:"))
     hall = Hall(store, BotPool(args.bot_workers, args.max_bot_games, args.cluster), grace=args.grace,
                 engines=engines)
-    app = make_app(hall, Gate(hosts, origins, secure, args.max_connections))
+    app = make_app(hall, Gate(hosts, origins, secure, args.max_connections, behind_proxy=bool(args.public_url)))
     public = f"; people reach it at {args.public_url}/" if args.public_url else ""
     print(f"xboard-engine serve: open http://{shown}:{port}/  (database {store.path}{public}; Ctrl-C stops)",
           flush=True)

@@ -23,12 +23,23 @@ MAX_REFUSALS = 100        # refused messages before a connection is closed (a fl
 class Gate:
     """Who may come in: the Host names and page Origins of this server, connections per address."""
 
-    def __init__(self, hosts: Set[str], origins: Set[str], secure: bool, per_address: int) -> None:
+    def __init__(self, hosts: Set[str], origins: Set[str], secure: bool, per_address: int,
+                 behind_proxy: bool = False) -> None:
         self.hosts = hosts
+        self.behind_proxy = behind_proxy
         self.origins = origins
         self.secure = secure
         self.per_address = per_address
         self.open: Dict[str, int] = {}
+
+    def address(self, request: web.Request) -> str:
+        """Who is connecting: the peer's address; behind a reverse proxy on this machine (with
+        --public-url), the address the proxy names last in X-Forwarded-For."""
+        remote = request.remote or "?"
+        forwarded = request.headers.get("X-Forwarded-For")
+        if self.behind_proxy and forwarded and remote in ("127.0.0.1", "::1"):
+            return forwarded.split(",")[-1].strip() or remote
+        return remote
 
     def foreign_origin(self, request: web.Request) -> bool:
         origin = request.headers.get("Origin")       # programs other than browsers may send none
@@ -97,7 +108,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     async def socket(request: web.Request, room_id: Optional[int]) -> web.StreamResponse:
         if gate.foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
-        address = request.remote or "?"
+        address = gate.address(request)
         if gate.open.get(address, 0) >= gate.per_address:
             return web.Response(status=429, text=f"too many connections from {address}\n")
         room = None
