@@ -690,3 +690,22 @@ async def create_on_lobby(client, **challenge):
     await client.connect("/ws/lobby")
     await client.wait_for("lobby")
     return await create(client, **challenge)
+
+
+def test_x_forwarded_for_believed_only_from_a_trusted_proxy(tmp_path):
+    s = LiveServer(tmp_path, "--public-url", "https://Chess.Example.org", "--trusted-proxy", "10.9.9.9",
+                   "--max-connections", "1")
+
+    async def scenario():
+        client = Client(s, origin="https://chess.example.org")          # the name is kept in lower case
+        headers = {"Host": "chess.example.org", "Origin": "https://chess.example.org"}
+        first = await client.session.ws_connect(s.url + "/ws/lobby", headers=dict(headers, **{"X-Forwarded-For": "203.0.113.1"}))
+        with pytest.raises(aiohttp.WSServerHandshakeError) as capped:       # 127.0.0.1 is no trusted proxy
+            await client.session.ws_connect(s.url + "/ws/lobby", headers=dict(headers, **{"X-Forwarded-For": "203.0.113.2"}))
+        assert capped.value.status == 429
+        await first.close()
+        await client.close()
+    try:
+        run(scenario())
+    finally:
+        s.stop()

@@ -24,22 +24,25 @@ class Gate:
     """Who may come in: the Host names and page Origins of this server, connections per address."""
 
     def __init__(self, hosts: Set[str], origins: Set[str], secure: bool, per_address: int,
-                 behind_proxy: bool = False) -> None:
+                 proxies: Optional[Set[str]] = None) -> None:
         self.hosts = hosts
-        self.behind_proxy = behind_proxy
+        self.proxies = proxies or set()
         self.origins = origins
         self.secure = secure
         self.per_address = per_address
         self.open: Dict[str, int] = {}
 
     def address(self, request: web.Request) -> str:
-        """Who is connecting: the peer's address; behind a reverse proxy on this machine (with
-        --public-url), the address the proxy names last in X-Forwarded-For."""
-        remote = request.remote or "?"
-        forwarded = request.headers.get("X-Forwarded-For")
-        if self.behind_proxy and forwarded and remote in ("127.0.0.1", "::1"):
-            return forwarded.split(",")[-1].strip() or remote
-        return remote
+        """Who is connecting: the peer's address; if the peer is a trusted proxy, the last address
+        in X-Forwarded-For that is not a trusted proxy (proxies append the address they saw)."""
+        address = request.remote or "?"
+        if address not in self.proxies:
+            return address
+        for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")):
+            address = hop.strip()
+            if address and address not in self.proxies:
+                return address
+        return address or "?"
 
     def foreign_origin(self, request: web.Request) -> bool:
         origin = request.headers.get("Origin")       # programs other than browsers may send none
