@@ -58,7 +58,8 @@ class Server:
     """``xboard-engine serve`` in a child process (or one already running, at ``url``)."""
 
     def __init__(self, data_dir: str, python: str, extra: List[str], url: Optional[str] = None,
-                 pid: Optional[int] = None) -> None:
+                 pid: Optional[int] = None, profile: bool = False) -> None:
+        self.profile = profile
         self.data_dir = data_dir
         self.python = python
         self.extra = extra
@@ -72,7 +73,8 @@ class Server:
     def start(self) -> None:
         if self.external:
             return
-        command = self.python.split() + ["-m", "xboard_engine", "serve", "--data-dir", self.data_dir,
+        program = [os.path.join(ROOT, "scripts", "live_profile.py")] if self.profile else ["-m", "xboard_engine"]
+        command = self.python.split() + program + ["serve", "--data-dir", self.data_dir,
                                          "--port", str(self.port), "--max-connections", "100000",
                                          "--bot-workers", "1"] + self.extra
         env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -153,6 +155,8 @@ class Run:
         self.errors: List[str] = []
         self.moves_sent = 0
         self.moves_acked = 0
+        self.bytes_in = 0
+        self.messages_in = 0
         self.restarting = False          # the server is being killed and started again
         self.server_back = True
         self.after_restart = False
@@ -207,6 +211,8 @@ class Conn:
             now = time.monotonic()
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
+            self.run.bytes_in += len(msg.data)
+            self.run.messages_in += 1
             data = json.loads(msg.data)
             kind = data.get("type")
             if kind == "state":
@@ -544,7 +550,8 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     await asyncio.sleep(1.0)                     # the joins' broadcasts settle
     lag: List[float] = []
     lagging = asyncio.ensure_future(loop_lag(run, lag))
-    cpu0, t0 = server.cpu(), time.monotonic()
+    cpu0, t0, own0 = server.cpu(), time.monotonic(), time.process_time()
+    bytes0, messages0 = run.bytes_in, run.messages_in
     duration = args.duration if args.moves is None else 10 ** 6
     until = t0 + duration
     drivers = [asyncio.ensure_future(g.drive(args.pace, until, args.moves)) for g in games]
@@ -564,6 +571,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     wall = time.monotonic() - t0
     # with a restart: the first process's seconds from the start of play, and all of the second's
     cpu = server.cpu() - cpu0 if not restart else restart["cpu_before"] - cpu0 + server.cpu()
+    own = time.process_time() - own0
     rss, hwm = server.memory()
     if args.kill_halfway:
         hwm = max(hwm, restart["hwm_before"])
@@ -581,7 +589,8 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
             "p50": percentile(lat, 50), "p90": percentile(lat, 90), "p99": percentile(lat, 99),
             "max": max(lat) if lat else float("nan"), "errors": len(run.errors), "unfinished": unfinished,
             "cpu": cpu, "cpu_pct": 100.0 * cpu / wall if wall else 0.0, "rss": rss, "hwm": hwm,
-            "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
+                        "messages_in": run.messages_in - messages0, "bytes_in": run.bytes_in - bytes0,
+            "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
             "records": records, "restart": restart, "over": sum(1 for g in games if g.over)}
 
 
@@ -634,11 +643,13 @@ def show(result: Dict[str, Any], label: str = "") -> None:
           f"{r['moves'] / r['wall']:.1f}/s), games over {r['over']}")
     print(f"  round trip to every seat and watcher: p50 {r['p50']:.1f} ms, p90 {r['p90']:.1f} ms, "
           f"p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms")
+    print(f"  messages received by the clients {r['messages_in']} ({r['messages_in'] / r['wall']:.0f}/s, "
+          f"{r['bytes_in'] / r['wall'] / 1e6:.2f} MB/s, {r['bytes_in'] / max(1, r['messages_in']) / 1000:.1f} kB each)")
     print(f"  errors {r['errors']}, moves never seen by all {r['unfinished']}")
     print(f"  server CPU {r['cpu']:.1f} s = {r['cpu_pct']:.0f}% of one core; RSS {r['rss']:.0f} MB, "
           f"peak {r['hwm']:.0f} MB")
-    print(f"  load generator (same machine, one asyncio process): loop lag p99 {r['lag_p99']:.1f} ms, "
-          f"max {r['lag_max']:.1f} ms")
+    print(f"  load generator (same machine, one asyncio process): CPU {r['own_cpu_pct']:.0f}% of one core, "
+          f"loop lag p99 {r['lag_p99']:.1f} ms, max {r['lag_max']:.1f} ms")
     rec = r["records"]
     print(f"  records: {rec['games']} games checked, {rec['mismatched']} differ, acknowledged moves lost "
           f"{rec['lost']}, unacknowledged moves stored {rec['unacked_stored']}, PGN differing {rec['pgn_mismatched']}")
@@ -668,6 +679,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--server-arg", action="append", default=[], help="more arguments for the server")
     p.add_argument("--setup-concurrency", type=int, default=20, help="games set up at once (default %(default)s)")
     p.add_argument("--p99-target", type=float, help="exit 1 if the 99th percentile (ms) is above this")
+    p.add_argument("--profile-server", action="store_true",
+                   help="run the server under scripts/live_profile.py and print its timings at the end")
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
     return p
 
@@ -678,7 +691,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.data_dir is None and args.url is None:
         temporary = tempfile.TemporaryDirectory(prefix="live-load-")
         args.data_dir = temporary.name
-    server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid)
+    server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
+                    args.profile_server)
     server.start()
     print(f"server {server.url} (pid {server.pid}, {args.server_python if not args.url else 'external'}); "
           f"{os.cpu_count()} cores shared with this load generator", flush=True)
@@ -686,6 +700,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         result = asyncio.run(run_load(args, server))
     finally:
         server.stop()
+        profile = os.path.join(args.data_dir or "", "profile.txt")
+        if args.profile_server and os.path.exists(profile):
+            with open(profile) as f:
+                print(f"server timings (scripts/live_profile.py):\n{f.read()}")
         if server.tail and any("Traceback" in line or "rror" in line for line in server.tail):
             print("server output:\n  " + "\n  ".join(server.tail[-20:]))
         if temporary is not None:
