@@ -58,8 +58,11 @@ class Server:
     """``xboard-engine serve`` in a child process (or one already running, at ``url``)."""
 
     def __init__(self, data_dir: str, python: str, extra: List[str], url: Optional[str] = None,
-                 pid: Optional[int] = None, profile: bool = False) -> None:
+                 pid: Optional[int] = None, profile: bool = False, pythonpath: str = "",
+                 nice: int = 0) -> None:
         self.profile = profile
+        self.pythonpath = pythonpath
+        self.nice = nice
         self.data_dir = data_dir
         self.python = python
         self.extra = extra
@@ -77,7 +80,8 @@ class Server:
         command = self.python.split() + program + ["serve", "--data-dir", self.data_dir,
                                          "--port", str(self.port), "--max-connections", "100000",
                                          "--bot-workers", "1"] + self.extra
-        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        path = [x for x in (self.pythonpath, ROOT, os.environ.get("PYTHONPATH", "")) if x]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=ROOT, env=env)
         line = self.proc.stdout.readline()
@@ -88,6 +92,8 @@ class Server:
         self.url = match.group(1)
         self.port = int(self.url.rsplit(":", 1)[1])
         self.pid = self.proc.pid
+        if self.nice:
+            os.setpriority(os.PRIO_PROCESS, self.pid, self.nice)
         threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
 
     def _drain(self, proc: subprocess.Popen) -> None:
@@ -136,6 +142,15 @@ class Server:
 
 
 # --------------------------------------------------------------------- statistics
+def load_average() -> float:
+    """The machine's 1-minute load average (other programs share the cores)."""
+    try:
+        with open("/proc/loadavg") as f:
+            return float(f.read().split()[0])
+    except (OSError, ValueError):
+        return float("nan")
+
+
 def percentile(values: List[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -550,6 +565,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     await asyncio.sleep(1.0)                     # the joins' broadcasts settle
     lag: List[float] = []
     lagging = asyncio.ensure_future(loop_lag(run, lag))
+    load0 = load_average()
     cpu0, t0, own0 = server.cpu(), time.monotonic(), time.process_time()
     bytes0, messages0 = run.bytes_in, run.messages_in
     duration = args.duration if args.moves is None else 10 ** 6
@@ -572,6 +588,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     # with a restart: the first process's seconds from the start of play, and all of the second's
     cpu = server.cpu() - cpu0 if not restart else restart["cpu_before"] - cpu0 + server.cpu()
     own = time.process_time() - own0
+    load1 = load_average()
     rss, hwm = server.memory()
     if args.kill_halfway:
         hwm = max(hwm, restart["hwm_before"])
@@ -590,7 +607,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
             "max": max(lat) if lat else float("nan"), "errors": len(run.errors), "unfinished": unfinished,
             "cpu": cpu, "cpu_pct": 100.0 * cpu / wall if wall else 0.0, "rss": rss, "hwm": hwm,
                         "messages_in": run.messages_in - messages0, "bytes_in": run.bytes_in - bytes0,
-            "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
+            "load": [load0, load1], "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
             "records": records, "restart": restart, "over": sum(1 for g in games if g.over)}
 
 
@@ -649,7 +666,8 @@ def show(result: Dict[str, Any], label: str = "") -> None:
     print(f"  server CPU {r['cpu']:.1f} s = {r['cpu_pct']:.0f}% of one core; RSS {r['rss']:.0f} MB, "
           f"peak {r['hwm']:.0f} MB")
     print(f"  load generator (same machine, one asyncio process): CPU {r['own_cpu_pct']:.0f}% of one core, "
-          f"loop lag p99 {r['lag_p99']:.1f} ms, max {r['lag_max']:.1f} ms")
+          f"loop lag p99 {r['lag_p99']:.1f} ms, max {r['lag_max']:.1f} ms; machine load average "
+          f"{r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end ({os.cpu_count()} cores)")
     rec = r["records"]
     print(f"  records: {rec['games']} games checked, {rec['mismatched']} differ, acknowledged moves lost "
           f"{rec['lost']}, unacknowledged moves stored {rec['unacked_stored']}, PGN differing {rec['pgn_mismatched']}")
@@ -676,6 +694,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", help="the server's data directory (default: a fresh temporary one)")
     p.add_argument("--server-python", default=sys.executable,
                    help="the interpreter running the server, e.g. pypy3 (default %(default)s)")
+    p.add_argument("--server-pythonpath", default="",
+                   help="a directory put first on the server's PYTHONPATH only (e.g. aiohttp installed for PyPy)")
+    p.add_argument("--nice", type=int, default=0,
+                   help="scheduling priority of the server and this generator (e.g. -5: the machine's other "
+                        "work waits first; needs the right to raise priority)")
     p.add_argument("--server-arg", action="append", default=[], help="more arguments for the server")
     p.add_argument("--setup-concurrency", type=int, default=20, help="games set up at once (default %(default)s)")
     p.add_argument("--p99-target", type=float, help="exit 1 if the 99th percentile (ms) is above this")
@@ -691,8 +714,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.data_dir is None and args.url is None:
         temporary = tempfile.TemporaryDirectory(prefix="live-load-")
         args.data_dir = temporary.name
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
-                    args.profile_server)
+                    args.profile_server, args.server_pythonpath, args.nice)
     server.start()
     print(f"server {server.url} (pid {server.pid}, {args.server_python if not args.url else 'external'}); "
           f"{os.cpu_count()} cores shared with this load generator", flush=True)
