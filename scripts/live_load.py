@@ -142,6 +142,39 @@ class Server:
 
 
 # --------------------------------------------------------------------- statistics
+CANARY = """
+import sys, time
+lags = []
+while True:
+    t = time.monotonic()
+    time.sleep(0.01)
+    lags.append(time.monotonic() - t - 0.01)
+    if len(lags) % 100 == 0:
+        sys.stdout.write(" ".join(f"{x:.5f}" for x in lags) + "\\n")
+        sys.stdout.flush()
+        lags = []
+"""
+
+
+class Canary:
+    """A separate idle process that sleeps 10 ms at a time and notes how late it wakes: the stalls
+    the machine itself adds (other programs, the host), apart from this load."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", CANARY], stdout=subprocess.PIPE, text=True)
+        self.lags: List[float] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lags.extend(float(x) for x in line.split())
+
+    def stop(self) -> List[float]:
+        self.proc.kill()
+        self.proc.wait()
+        return [x * 1000 for x in self.lags]
+
+
 def load_average() -> float:
     """The machine's 1-minute load average (other programs share the cores)."""
     try:
@@ -566,6 +599,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     lag: List[float] = []
     lagging = asyncio.ensure_future(loop_lag(run, lag))
     load0 = load_average()
+    canary = Canary()
     cpu0, t0, own0 = server.cpu(), time.monotonic(), time.process_time()
     bytes0, messages0 = run.bytes_in, run.messages_in
     duration = args.duration if args.moves is None else 10 ** 6
@@ -589,6 +623,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     cpu = server.cpu() - cpu0 if not restart else restart["cpu_before"] - cpu0 + server.cpu()
     own = time.process_time() - own0
     load1 = load_average()
+    canary_lags = canary.stop()
     rss, hwm = server.memory()
     if args.kill_halfway:
         hwm = max(hwm, restart["hwm_before"])
@@ -607,7 +642,9 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
             "max": max(lat) if lat else float("nan"), "errors": len(run.errors), "unfinished": unfinished,
             "cpu": cpu, "cpu_pct": 100.0 * cpu / wall if wall else 0.0, "rss": rss, "hwm": hwm,
                         "messages_in": run.messages_in - messages0, "bytes_in": run.bytes_in - bytes0,
-            "load": [load0, load1], "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
+                        "load": [load0, load1], "canary_p99": percentile(canary_lags, 99),
+            "canary_p999": percentile(canary_lags, 99.9), "canary_max": max(canary_lags or [0.0]),
+            "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
             "records": records, "restart": restart, "over": sum(1 for g in games if g.over)}
 
 
@@ -668,6 +705,8 @@ def show(result: Dict[str, Any], label: str = "") -> None:
     print(f"  load generator (same machine, one asyncio process): CPU {r['own_cpu_pct']:.0f}% of one core, "
           f"loop lag p99 {r['lag_p99']:.1f} ms, max {r['lag_max']:.1f} ms; machine load average "
           f"{r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end ({os.cpu_count()} cores)")
+    print(f"  machine noise (an idle process sleeping 10 ms at a time wakes late by): p99 {r['canary_p99']:.1f} ms, "
+          f"p99.9 {r['canary_p999']:.1f} ms, max {r['canary_max']:.1f} ms")
     rec = r["records"]
     print(f"  records: {rec['games']} games checked, {rec['mismatched']} differ, acknowledged moves lost "
           f"{rec['lost']}, unacknowledged moves stored {rec['unacked_stored']}, PGN differing {rec['pgn_mismatched']}")

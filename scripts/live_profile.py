@@ -12,6 +12,7 @@ functions with the most time of their own, and the most cumulative time, to that
 import asyncio
 import atexit
 import functools
+import gc
 import os
 import sys
 import time
@@ -62,6 +63,19 @@ timed(lobby, "lobby_view")
 routes.lobby_view = lobby.lobby_view
 
 LAG = TIMES.setdefault("event loop lateness (50 ms ticks)", [])
+GC = {}
+
+
+def gc_timer(phase, info):
+    """The collector's pauses, by generation."""
+    if phase == "start":
+        GC["at"] = time.perf_counter()
+    elif "at" in GC:
+        TIMES.setdefault(f"gc pause, generation {info['generation']}", []).append(time.perf_counter() - GC.pop("at"))
+
+
+if hasattr(gc, "callbacks"):
+    gc.callbacks.append(gc_timer)
 
 
 def watch_loop():
