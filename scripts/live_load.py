@@ -60,7 +60,8 @@ class Server:
 
     def __init__(self, data_dir: str, python: str, extra: List[str], url: Optional[str] = None,
                  pid: Optional[int] = None, profile: bool = False, pythonpath: str = "",
-                 nice: int = 0) -> None:
+                 nice: int = 0, root: str = ROOT) -> None:
+        self.root = root
         self.profile = profile
         self.pythonpath = pythonpath
         self.nice = nice
@@ -81,10 +82,10 @@ class Server:
         command = self.python.split() + program + ["serve", "--data-dir", self.data_dir,
                                          "--port", str(self.port), "--max-connections", "100000",
                                          "--bot-workers", "1"] + self.extra
-        path = [x for x in (self.pythonpath, ROOT, os.environ.get("PYTHONPATH", "")) if x]
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+        path = [x for x in (self.pythonpath, self.root, os.environ.get("PYTHONPATH", "")) if x]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), LIVE_SERVER_ROOT=self.root)
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     cwd=ROOT, env=env)
+                                     cwd=self.root, env=env)
         line = self.proc.stdout.readline()
         match = re.search(r"open (http://[^/\s]+)/", line)
         if not match:
@@ -739,6 +740,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the interpreter running the server, e.g. pypy3 (default %(default)s)")
     p.add_argument("--server-pythonpath", default="",
                    help="a directory put first on the server's PYTHONPATH only (e.g. aiohttp installed for PyPy)")
+    p.add_argument("--server-root", default=ROOT,
+                   help="run the server from this checkout (e.g. an older commit, for before/after figures)")
     p.add_argument("--nice", type=int, default=0,
                    help="scheduling priority of the server and this generator (e.g. -5: the machine's other "
                         "work waits first; needs the right to raise priority)")
@@ -760,7 +763,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
-                    args.profile_server, args.server_pythonpath, args.nice)
+                    args.profile_server, args.server_pythonpath, args.nice, args.server_root)
     server.start()
     print(f"server {server.url} (pid {server.pid}, {args.server_python if not args.url else 'external'}); "
           f"{os.cpu_count()} cores shared with this load generator", flush=True)

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.environ.get("LIVE_SERVER_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from xboard_engine.live import hall, lobby, routes, store  # noqa: E402
 
@@ -114,6 +114,15 @@ def report(path, profile):
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
         lines.append(f"{label:40} {len(samples):8d} {sum(samples):9.2f} {1000 * sum(samples) / len(samples):9.3f} "
                      f"{1000 * p99:9.3f} {1000 * ordered[-1]:9.3f}")
+    import collections
+    objects = gc.get_objects()
+    kinds = collections.Counter(type(o).__name__ for o in objects)
+    lines.append(f"objects the collector tracks at the end: {len(objects)} (frozen at the start: {gc.get_freeze_count() if hasattr(gc, 'get_freeze_count') else '?'}); "
+                 + ", ".join(f"{k} {n}" for k, n in kinds.most_common(12)))
+    del objects
+    threshold = os.environ.get("LIVE_GC_THRESHOLD")
+    if threshold:
+        lines.append(f"gc thresholds {threshold}")
     text = "\n".join(lines) + "\n"
     if profile is not None:
         import io
@@ -129,6 +138,8 @@ def report(path, profile):
 
 def main():
     argv = sys.argv[1:]
+    if os.environ.get("LIVE_GC_THRESHOLD"):          # e.g. 20000,50,100: an experiment
+        gc.set_threshold(*[int(x) for x in os.environ["LIVE_GC_THRESHOLD"].split(",")])
     data_dir = argv[argv.index("--data-dir") + 1] if "--data-dir" in argv else "."
     profile = None
     if os.environ.get("LIVE_CPROFILE"):
