@@ -17,7 +17,7 @@ from web_page import EightPage, Server, chrome, have_browser  # noqa: E402
 
 from xboard_engine.multi.game import Game  # noqa: E402
 from xboard_engine.multi.notation import move_text  # noqa: E402
-from xboard_engine.web.eight import Clock, click_targets, piece_picture  # noqa: E402
+from xboard_engine.web.eight import Clock, EightGame, click_targets, piece_picture  # noqa: E402
 
 ALL_HUMAN = ["human"] * 8
 ONE_HUMAN = ["human"] + ["random"] * 7
@@ -179,6 +179,17 @@ def test_clock_text():
     for bad in ["ten", "10+", "-1", "0"]:
         with pytest.raises(ValueError):
             Clock(bad)
+
+
+def test_a_move_charges_the_movers_clock():
+    # The game passes the turn on before the clock is charged: the mover's thinking time still
+    # comes off its clock (it was lost, every clock stayed full however long a seat thought).
+    game = EightGame("singles", {}, ["human"] * 8, "10+5", pace=0)
+    for seat in range(3):
+        time.sleep(0.2)
+        game.play(game.game.parse_move(click_targets(game.game)[0]["options"][0]["text"]))
+        assert 600 + 5 - 0.35 < game.clock_left(seat) < 600 + 5 - 0.19
+    assert game.clock_left(4) == 600.0
 
 
 # ---------------------------------------------------------------- the server

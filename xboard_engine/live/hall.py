@@ -96,13 +96,8 @@ class Room:
         return out
 
     def state_text(self) -> str:
-        state = self.table.view()
-        state["gameId"] = self.id
-        state["status"] = self.status
-        state["online"] = self.seat_view()
-        state["watchers"] = len(self.viewers)
-        state["clockValues"] = self.table.clocks()
-        return wire.dumps(state)
+        return self.table.view_text({"gameId": self.id, "status": self.status, "online": self.seat_view(),
+                                     "watchers": len(self.viewers), "clockValues": self.table.clocks()})
 
     def broadcast(self, text: Optional[str] = None) -> None:
         text = text or self.state_text()

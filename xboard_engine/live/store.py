@@ -101,44 +101,57 @@ class SqliteStore(Store):
         try:
             self.path = path
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self.db.execute("PRAGMA foreign_keys=OFF")
-            self.db.executescript(_TABLES)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{path} was written by a newer version (schema {row[0]})")
+            self.db.execute("PRAGMA journal_mode=WAL").close()
+            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}").close()
+            self.db.execute("PRAGMA foreign_keys=OFF").close()
+            self.db.executescript(_TABLES).close()
+            rows = self._read("SELECT value FROM meta WHERE key='schema'")
+            if not rows:
+                self._run("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(rows[0][0]) > SCHEMA_VERSION:
+                raise StoreError(f"{path} was written by a newer version (schema {rows[0][0]})")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
 
-    def _write(self, statements: List[tuple]) -> Any:
-        """Run ``(sql, args)`` statements in one committed transaction; the last one's cursor."""
+    def _run(self, sql: str, args: tuple = ()) -> Optional[int]:
+        """One statement, its cursor closed at once (PyPy's sqlite3 resets a statement only when its
+        cursor is collected, and COMMIT refuses while one is in progress); the last row id."""
+        cursor = self.db.execute(sql, args)
         try:
-            self.db.execute("BEGIN IMMEDIATE")
+            return cursor.lastrowid
+        finally:
+            cursor.close()
+
+    def _write(self, statements: List[tuple]) -> Optional[int]:
+        """Run ``(sql, args)`` statements in one committed transaction; the last one's row id."""
+        try:
+            self._run("BEGIN IMMEDIATE")
             try:
-                cursor = None
+                last = None
                 for sql, args in statements:
-                    cursor = self.db.execute(sql, args)
-                self.db.execute("COMMIT")
+                    last = self._run(sql, args)
+                self._run("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                self._run("ROLLBACK")
                 raise
-            return cursor
+            return last
         except sqlite3.Error as error:
             raise StoreError(f"database write failed: {error}") from None
 
     def _read(self, sql: str, args: tuple = ()) -> List[tuple]:
         try:
-            return self.db.execute(sql, args).fetchall()
+            cursor = self.db.execute(sql, args)
+            try:
+                return cursor.fetchall()
+            finally:
+                cursor.close()
         except sqlite3.Error as error:
             raise StoreError(f"database read failed: {error}") from None
 
     # ----------------------------------------------------------------- players
     def add_player(self, token_hash: str, name: str) -> int:
         return self._write([("INSERT INTO players (token_hash, name, created) VALUES (?, ?, ?)",
-                             (token_hash, name, time.time()))]).lastrowid
+                             (token_hash, name, time.time()))])
 
     def player_by_token(self, token_hash: str) -> Optional[Dict[str, Any]]:
         rows = self._read("SELECT id, name FROM players WHERE token_hash=?", (token_hash,))
@@ -156,17 +169,17 @@ class SqliteStore(Store):
     # ----------------------------------------------------------------- games
     def add_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat]) -> int:
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            game_id = self.db.execute("INSERT INTO games (kind, config, status, created) VALUES (?, ?, 'open', ?)",
-                                      (kind, json.dumps(config), time.time())).lastrowid
+            self._run("BEGIN IMMEDIATE")
+            game_id = self._run("INSERT INTO games (kind, config, status, created) VALUES (?, ?, 'open', ?)",
+                                (kind, json.dumps(config), time.time()))
             for s in seats:
-                self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
-                                (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash))
-            self.db.execute("COMMIT")
+                self._run("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                          (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash))
+            self._run("COMMIT")
             return game_id
         except sqlite3.Error as error:
             try:
-                self.db.execute("ROLLBACK")
+                self._run("ROLLBACK")
             except sqlite3.Error:
                 pass
             raise StoreError(f"database write failed: {error}") from None
@@ -202,7 +215,7 @@ class SqliteStore(Store):
         return self._write([("INSERT INTO chat (game_id, player_id, seat, channel, name, text, at) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
                              (line.game_id, line.player_id, line.seat, line.channel, line.name, line.text,
-                              line.at))]).lastrowid
+                              line.at))])
 
     # ----------------------------------------------------------------- reading
     def _game(self, row: tuple) -> StoredGame:

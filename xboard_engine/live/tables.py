@@ -16,6 +16,7 @@ from ..multi.record import write_record
 from ..variant import get_variant, variant_names
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
 from ..web.game import WebGame, parse_time_control, variant_info
+from .wire import dumps
 
 TWO_PLAYER_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "1800+20", "none"]
 EIGHT_PLAYER_CLOCKS = ["10+5", "5+3", "3+2", "1+1", "15+10", "none"]
@@ -49,6 +50,26 @@ class Table:
     def flag(self) -> Optional[int]: raise NotImplementedError
     def result(self) -> Optional[Dict[str, Any]]: raise NotImplementedError
     def view(self) -> Dict[str, Any]: raise NotImplementedError
+    def fresh(self, view: Dict[str, Any]) -> Dict[str, Any]: raise NotImplementedError
+
+    changes = 0                        # counts act calls: a view built since is still good
+    _text_at = -1
+    _text = ""
+
+    def view_text(self, extra: Dict[str, Any]) -> str:
+        """``view()`` and ``extra`` as one JSON object's text.  The view changes only with an action
+        (its legal moves, SANs and FENs are the dear part): it is built and encoded once per action,
+        and the parts that change with time (``fresh``: the clocks) are encoded anew each call."""
+        if self._text_at != self.changes:
+            self._view = self.view()
+            self._text_at = self.changes
+            self._text = ""
+        live = self.fresh(self._view)
+        live.update(extra)
+        if not self._text:
+            fixed = {k: v for k, v in self._view.items() if k not in live}
+            self._text = dumps(fixed)[:-1]
+        return self._text + "," + dumps(live)[1:]
     def record(self, names: List[str]) -> Tuple[str, str, str]: raise NotImplementedError
     def team_of(self, seat: int) -> Optional[int]: return None
     def square_names(self) -> List[str]: raise NotImplementedError
@@ -116,6 +137,7 @@ class TwoPlayerTable(Table):
     def act(self, seat: int, kind: str, text: str = "") -> str:
         """Do ``kind`` for ``seat``; the text to store (a move's coordinates).  Raises Refused or
         RulesError (an illegal move) and changes nothing then."""
+        self.changes += 1
         g = self.game
         if g.over:
             raise Refused("the game is over")
@@ -183,6 +205,10 @@ class TwoPlayerTable(Table):
             state["hasClock"] = False
         return state
 
+    def fresh(self, view: Dict[str, Any]) -> Dict[str, Any]:
+        g = self.game
+        return {"clocks": [round(g.clock_left(0), 3), round(g.clock_left(1), 3)], "running": g.running_clock()}
+
     def record(self, names: List[str]) -> Tuple[str, str, str]:
         """The PGN text with the seats' names, its content type and file name."""
         record = self.game.record()._replace(white=names[0], black=names[1], event="Online game")
@@ -240,6 +266,7 @@ class EightPlayerTable(Table):
         return self.game.game.over
 
     def act(self, seat: int, kind: str, text: str = "") -> str:
+        self.changes += 1
         g = self.game
         turn = g.game.turn
         if turn is None:
@@ -293,6 +320,11 @@ class EightPlayerTable(Table):
 
     def view(self) -> Dict[str, Any]:
         return self.game.snapshot()
+
+    def fresh(self, view: Dict[str, Any]) -> Dict[str, Any]:
+        g = self.game
+        return {"seats": [dict(seat, clock=round(g.clock_left(s), 3)) for s, seat in enumerate(view["seats"])],
+                "running": g.running()}
 
     def record(self, names: List[str]) -> Tuple[str, str, str]:
         text = write_record(self.game.game, players=dict(enumerate(names)))

@@ -149,9 +149,11 @@ class EightGame:
 
     # ----------------------------------------------------------------- changes
     def _charge(self, seat: int, moved: bool) -> None:
+        """``seat``'s turn has just ended (the game has already passed the turn on, so its clock is
+        no longer the running one): the time since the turn began comes off it."""
         now = time.monotonic()
         if self.clock.on:
-            self.clocks[seat] = self.clock_left(seat, now) + (self.clock.increment if moved else 0.0)
+            self.clocks[seat] += (self.clock.increment if moved else 0.0) - (now - self.turn_started)
         self.turn_started = now
         self.version += 1
 

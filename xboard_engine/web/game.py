@@ -10,6 +10,7 @@ from ..images import board_picture_name
 from ..match.pgn import game_to_pgn, read_games
 from ..match.referee import GameRecord, TimeControl, loss, outcome_reason
 from ..moves import CASTLE, PASS, PUSH, Move
+from ..notation import san as san_text
 from ..position import Position
 from ..variant import get_variant, variant_names
 
@@ -59,7 +60,8 @@ def move_targets(pos: Position) -> List[Dict[str, Any]]:
     white = pos.stm == 0
     by_path: Dict[Tuple[str, ...], List[Move]] = {}
     alternative: Dict[Tuple[str, ...], bool] = {}
-    for m in pos.legal_moves():
+    legal = pos.legal_moves()
+    for m in legal:
         for i, path in enumerate(click_paths(pos, m)):
             if i and path in by_path and not alternative.get(path):
                 continue
@@ -75,7 +77,7 @@ def move_targets(pos: Position) -> List[Dict[str, Any]]:
         for m in moves:
             code = m.placed if differ_in_placed or m.kind not in (PUSH, CASTLE) else m.placed2
             letter = v.letter[code] if code else ""
-            options.append({"text": pos.move_text(m), "san": pos.san(m),
+            options.append({"text": pos.move_text(m), "san": san_text(pos, m, legal),
                             "picture": picture_file(pos.variant.name, letter) if letter else None})
         out.append({"path": list(path), "options": options})
     out.sort(key=lambda t: t["path"])
