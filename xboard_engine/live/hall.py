@@ -1,117 +1,24 @@
-"""The live server's logic, without the network: the games being played (each a ``Room``: its
-table, seats, viewers, clocks and bots), who may act for which seat, and the store behind it all.
+"""The live server's logic, without the network: the games being played (each a ``Room``, in
+``room.py``), who may act for which seat, clocks, bots, and the store behind it all.
 Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall each
 page's messages through a ``Viewer``; ``lobby`` creates games."""
 import asyncio
 import concurrent.futures
-import hashlib
 import secrets
 import time
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from ..errors import RulesError
 from ..match.engines import EngineConfig
-from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN
-from . import wire
+from ..web.eight import BOT_LEVELS as EIGHT_LEVELS
+from . import talk, wire
 from .engines import EngineSeat, Turn
 from .bots import BotPool, budget, eight_player_move, seed_now, two_player_move
-from .store import ChatLine, Store, StoredAction, StoredGame, StoredSeat
-from .tables import TWO_LEVELS, Refused, Table, make_table
+from .room import Room, Viewer, token_hash
+from .store import Store, StoredAction, StoredGame, StoredSeat
+from .tables import TWO_LEVELS, Refused
 
 GRACE_SECONDS = 60.0
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def new_secret() -> str:
-    return secrets.token_urlsafe(18)
-
-
-class Viewer:
-    """One page's connection: who it is (the player token's owner, if any) and how to reach it."""
-
-    def __init__(self, send: Callable[[str], Any], token: Optional[str], address: str) -> None:
-        self.send = send                 # queues text for the page (never blocks)
-        self.token = token
-        self.address = address
-        self.player: Optional[Dict[str, Any]] = None     # {"id", "name"} once known
-        self.room: Optional["Room"] = None
-        self.messages = wire.RateLimit(rate=10.0, burst=30.0)
-        self.chats = wire.RateLimit(rate=0.5, burst=5.0)
-        self.refusals = 0
-
-    @property
-    def player_id(self) -> Optional[int]:
-        return self.player["id"] if self.player else None
-
-
-class Room:
-    """A game being played or watched: its table, its seats and the pages watching it."""
-
-    def __init__(self, hall: "Hall", stored: StoredGame, seats: List[StoredSeat]) -> None:
-        self.hall = hall
-        self.id = stored.id
-        self.kind = stored.kind
-        self.config = stored.config
-        self.status = stored.status
-        self.seats = seats
-        self.viewers: Set[Viewer] = set()
-        self.away_since: Dict[int, float] = {}   # player id -> when their last page here closed
-        self.timer: Optional[asyncio.TimerHandle] = None
-        self.bot_busy = False
-        self.engines: Dict[int, EngineSeat] = {}     # outside engines playing seats, once started
-        self.arrows: Dict[int, Any] = {}             # player id -> (seat, arrows) last drawn (a reload keeps them)
-        self.actions = 0
-        self.table: Table = make_table(stored.kind, stored.config, self._players(), stored.id)
-        self.names: Dict[int, str] = {}
-
-    def _players(self) -> List[str]:
-        players = []
-        for s in self.seats:
-            engine, _, level = (s.bot or "").partition(":")
-            players.append((level or engine) if s.kind == "bot" else HUMAN)
-        return players
-
-    # ----------------------------------------------------------------- who is who
-    def owned_by(self, player_id: Optional[int]) -> List[int]:
-        return [s.seat for s in self.seats if s.kind == "player" and player_id is not None
-                and s.player_id == player_id]
-
-    def connected(self, player_id: Optional[int]) -> bool:
-        return any(v.player_id == player_id for v in self.viewers)
-
-    def seat_view(self) -> List[Dict[str, Any]]:
-        out = []
-        for s in self.seats:
-            entry: Dict[str, Any] = {"seat": s.seat, "label": self.table.seat_labels[s.seat], "kind": s.kind}
-            if s.kind == "player":
-                entry["name"] = self.names.get(s.player_id, "?")
-                entry["connected"] = self.connected(s.player_id)
-            elif s.kind == "bot":
-                entry["name"] = self.hall.bot_words(self.kind, s.bot)
-                entry["connected"] = True
-            out.append(entry)
-        return out
-
-    def state_text(self) -> str:
-        return self.table.view_text({"gameId": self.id, "status": self.status, "online": self.seat_view(),
-                                     "watchers": len(self.viewers), "clockValues": self.table.clocks()})
-
-    def broadcast(self, text: Optional[str] = None) -> None:
-        text = text or self.state_text()
-        for v in list(self.viewers):
-            v.send(text)
-
-    def send_team(self, team: Optional[int], sender: Viewer, text: str) -> None:
-        """To the pages of the players of ``team`` (None: only the sender's own pages)."""
-        for v in list(self.viewers):
-            if team is None:
-                if v.player_id is not None and v.player_id == sender.player_id:
-                    v.send(text)
-            elif any(self.table.team_of(seat) == team for seat in self.owned_by(v.player_id)):
-                v.send(text)
 
 
 class Hall:
@@ -233,8 +140,8 @@ class Hall:
         viewer.send(wire.dumps(self.hello(room, viewer)))
         viewer.send(room.state_text())
         for line in self.store.chat(room.id):
-            if self._may_read(room, viewer, line.channel):
-                viewer.send(wire.dumps(_chat_message(line)))
+            if talk.may_read(room, viewer, line.channel):
+                viewer.send(wire.dumps(talk.chat_message(line)))
         mine = room.owned_by(viewer.player_id)
         for pid, (seat, arrows) in room.arrows.items():
             team = room.table.team_of(seat)
@@ -284,9 +191,9 @@ class Hall:
             elif kind == "take":
                 self.take_seat(viewer, room, data.get("seat"), data.get("secret"))
             elif kind == "chat":
-                self.chat(viewer, room, data.get("text"), data.get("channel", "all"))
+                talk.chat(self, viewer, room, data.get("text"), data.get("channel", "all"))
             elif kind == "arrows":
-                self.arrows(viewer, room, data.get("arrows"))
+                talk.arrows(viewer, room, data.get("arrows"))
             elif kind in ("move", "resign", "offer", "draw", "claim"):
                 move = data.get("move", "")
                 if kind == "move" and (not isinstance(move, str) or not move.strip() or len(move) > 40):
@@ -388,53 +295,6 @@ class Hall:
             if s.kind == "player" and not room.connected(s.player_id):
                 room.away_since.setdefault(s.player_id, now)
         self.next_turn(room)
-
-    # ----------------------------------------------------------------- chat and arrows
-    def _may_read(self, room: Room, viewer: Viewer, channel: str) -> bool:
-        if channel == "all":
-            return True
-        team = int(channel.split(":", 1)[1])
-        return any(room.table.team_of(s) == team for s in room.owned_by(viewer.player_id))
-
-    def chat(self, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
-        if not viewer.chats.allow():
-            raise Refused("too many chat lines: wait a moment")
-        text = wire.check_chat(text)
-        if channel not in ("all", "team"):
-            raise Refused("channel: all or team")
-        player = self.ensure_player(viewer)
-        owned = room.owned_by(player["id"])
-        stored_channel = "all"
-        if channel == "team":
-            teams = [room.table.team_of(s) for s in owned]
-            if not owned or teams[0] is None:
-                raise Refused("a partner or team chat is for the players of 8 Player Pairs and Teams")
-            stored_channel = f"team:{teams[0]}"
-        line = ChatLine(0, room.id, player["id"], owned[0] if owned else None, stored_channel, player["name"],
-                        text, time.time())
-        line = line._replace(id=self.store.add_chat(line))
-        message = wire.dumps(_chat_message(line))
-        if stored_channel == "all":
-            room.broadcast(message)
-        else:
-            room.send_team(int(stored_channel.split(":")[1]), viewer, message)
-
-    def arrows(self, viewer: Viewer, room: Room, arrows: Any) -> None:
-        """A player's arrows (pairs of square names): to the partner or team in 8 Player Pairs and
-        Teams, else only to the player's own pages."""
-        owned = room.owned_by(viewer.player_id)
-        if not owned:
-            raise Refused("arrows are for the players")
-        names = set(room.table.square_names())
-        if not isinstance(arrows, list) or len(arrows) > 32 or not all(
-                isinstance(a, list) and len(a) == 2 and all(isinstance(x, str) and len(x) <= 4 for x in a)
-                for a in arrows):
-            raise Refused("arrows: want at most 32 [from, to] square pairs")
-        if not all(x in names for a in arrows for x in a):
-            raise Refused("arrows: unknown square")
-        team = room.table.team_of(owned[0])
-        room.arrows[viewer.player_id] = (owned[0], arrows)
-        room.send_team(team, viewer, wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
 
     # ----------------------------------------------------------------- the course of a game
     def next_turn(self, room: Room) -> None:
@@ -546,8 +406,3 @@ class Hall:
         if player is None:
             player = room.engines[seat] = EngineSeat(self.engines[name])
         return await asyncio.get_event_loop().run_in_executor(self.engine_threads, player.move, turn)
-
-
-def _chat_message(line: ChatLine) -> Dict[str, Any]:
-    return {"type": "chat", "id": line.id, "channel": "all" if line.channel == "all" else "team",
-            "name": line.name, "seat": line.seat, "text": line.text, "at": line.at}

@@ -8,7 +8,8 @@ from ..multi.game import MODES, OPTION_NAMES, Game
 from ..variant import get_variant, variant_names
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..web.game import variant_info
-from .hall import Hall, Room, Viewer, new_secret, token_hash
+from .hall import Hall
+from .room import Room, Viewer, new_secret, token_hash
 from .store import StoredGame, StoredSeat
 from .tables import (EIGHT_PLAYER_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS, Refused, check_eight_player_config,
                      check_two_player_config)

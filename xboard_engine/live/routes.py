@@ -11,7 +11,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..web.pictures import add_picture_routes
 from . import wire
-from .hall import Hall, Viewer
+from .hall import Hall
+from .room import Viewer
 from .lobby import create, lobby_hello, lobby_view, your_games
 from .tables import Refused
 

@@ -1,0 +1,61 @@
+"""What players say in a game: the chat (everyone's, or a partner's or team's in 8 Player Pairs
+and Teams; stored before it is sent) and the board arrows (to the partner or team, else private)."""
+import time
+from typing import Any, Dict
+
+from . import wire
+from .room import Room, Viewer
+from .store import ChatLine
+from .tables import Refused
+
+
+def may_read(room: Room, viewer: Viewer, channel: str) -> bool:
+    if channel == "all":
+        return True
+    team = int(channel.split(":", 1)[1])
+    return any(room.table.team_of(s) == team for s in room.owned_by(viewer.player_id))
+
+def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
+    if not viewer.chats.allow():
+        raise Refused("too many chat lines: wait a moment")
+    text = wire.check_chat(text)
+    if channel not in ("all", "team"):
+        raise Refused("channel: all or team")
+    player = hall.ensure_player(viewer)
+    owned = room.owned_by(player["id"])
+    stored_channel = "all"
+    if channel == "team":
+        teams = [room.table.team_of(s) for s in owned]
+        if not owned or teams[0] is None:
+            raise Refused("a partner or team chat is for the players of 8 Player Pairs and Teams")
+        stored_channel = f"team:{teams[0]}"
+    line = ChatLine(0, room.id, player["id"], owned[0] if owned else None, stored_channel, player["name"],
+                    text, time.time())
+    line = line._replace(id=hall.store.add_chat(line))
+    message = wire.dumps(chat_message(line))
+    if stored_channel == "all":
+        room.broadcast(message)
+    else:
+        room.send_team(int(stored_channel.split(":")[1]), viewer, message)
+
+def arrows(viewer: Viewer, room: Room, arrows: Any) -> None:
+    """A player's arrows (pairs of square names): to the partner or team in 8 Player Pairs and
+    Teams, else only to the player's own pages."""
+    owned = room.owned_by(viewer.player_id)
+    if not owned:
+        raise Refused("arrows are for the players")
+    names = set(room.table.square_names())
+    if not isinstance(arrows, list) or len(arrows) > 32 or not all(
+            isinstance(a, list) and len(a) == 2 and all(isinstance(x, str) and len(x) <= 4 for x in a)
+            for a in arrows):
+        raise Refused("arrows: want at most 32 [from, to] square pairs")
+    if not all(x in names for a in arrows for x in a):
+        raise Refused("arrows: unknown square")
+    team = room.table.team_of(owned[0])
+    room.arrows[viewer.player_id] = (owned[0], arrows)
+    room.send_team(team, viewer, wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
+
+
+def chat_message(line: ChatLine) -> Dict[str, Any]:
+    return {"type": "chat", "id": line.id, "channel": "all" if line.channel == "all" else "team",
+            "name": line.name, "seat": line.seat, "text": line.text, "at": line.at}
