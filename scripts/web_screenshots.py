@@ -66,15 +66,15 @@ def two_player_shots(server: Server, driver, out: Path) -> None:
     page.click("g1")
     shoot(page, out / "web-fullcavalry-castle.png")
     page.js("document.getElementById('chooser-cancel').click()")
-    # Chess80 against the engine, its thinking shown
-    page.new_game("chess80", tc="depth=4")
+    # Chess80 against the engine, its thinking shown (while it thinks: the line goes with its move)
+    page.new_game("chess80", tc="st=5")
     for text in ("e2e4", "i1h3"):
         page.play(text)
         page.wait_human()
     page.play("f2f4")
-    page.wait(lambda: "depth" in page.text("thinking"), "the thinking line")
-    page.wait_human()
+    page.wait(lambda: "depth 4" in page.text("thinking"), "the thinking line")
     shoot(page, out / "web-chess80.png")
+    page.wait_human()
 
 
 def eight_player_shot(server: Server, driver, out: Path, sets: int = 7, seed: int = 3) -> None:

@@ -84,6 +84,16 @@ def test_push_is_three_clicks_sentry_unit_destination():
     assert ("c1", "f4") not in targets
 
 
+def test_2019_sentry_capture_is_two_clicks_sentry_then_landing_square_or_edge_unit():
+    # as the README's browser-board section says: the jumped unit's own square is no target
+    pos = Position.from_fen("k7/8/8/8/5r2/8/8/2S1K3 w - - 0 1", "8piece-2019")
+    targets = {tuple(t["path"]): [o["san"] for o in t["options"]] for t in move_targets(pos)}
+    assert targets[("c1", "g5")] == ["Sxf4"] and ("c1", "f4") not in targets
+    pos = Position.from_fen("k7/8/r7/8/8/3S4/8/4K3 w - - 0 1", "8piece-2019")
+    targets = {tuple(t["path"]): [o["san"] for o in t["options"]] for t in move_targets(pos)}
+    assert targets[("d3", "a6")] == ["Sxa6"]
+
+
 def test_time_controls_are_the_runners_and_bad_ones_say_why():
     assert parse_time_control("40/300+2").moves == 40
     assert parse_time_control("depth=3").depth == 3
@@ -133,6 +143,22 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(server):
     assert "Ke3" in refused[13]
     after = ws_exchange(server.host, [])
     assert last_state(after)["fens"] == start["fens"] and start["sans"] == []
+
+
+def test_json_nested_too_deep_is_refused_and_the_connection_stays_open(server):
+    """JSON nested 100,000 deep raised an uncaught RecursionError (a traceback in the log) and the
+    connection dropped without a close frame.  It is refused like any bad message; the same socket
+    goes on (a second bad message gets its own reply, a move is played)."""
+    replies = ws_exchange(server.host, ["[" * 100000, '{"type": ' * 50000, "[1, 2]",
+                                        {"type": "new", "black": "human"}, {"type": "move", "move": "e2e4"}],
+                          replies=1)
+    refused = errors(replies)
+    assert len(refused) == 3 and "too deep" in refused[0] and "too deep" in refused[1], refused
+    assert "JSON object" in refused[2]
+    assert last_state(replies)["sans"] == ["e4"]
+    server.stop()
+    log = server.proc.stdout.read()
+    assert "Traceback" not in log and "RecursionError" not in log, log
 
 
 def test_game_outlives_the_page_and_the_server(tmp_path):
@@ -215,6 +241,62 @@ def test_sigint_saves_the_unfinished_game(tmp_path):
     assert saved["moves"] == ["g1f3"]
 
 
+def test_sigterm_stops_at_once_with_pages_connected_and_the_clocks_saved_as_at_the_stop(tmp_path):
+    """SIGTERM took about 30 s (aiohttp waited for the open WebSockets) while the waiting player's
+    clock ran on.  With a page on each board and a clock running in each game, the server closes
+    the pages' sockets and exits within 2 s; both saved games hold the clock as it was at the
+    signal, and a restart resumes from it."""
+    import asyncio
+
+    import aiohttp
+    server = Server(tmp_path / "data")
+
+    async def receive_until(ws, condition):
+        while True:
+            msg = await ws.receive(timeout=10)
+            data = json.loads(msg.data)
+            if data["type"] == "state" and condition(data):
+                return data, time.monotonic()
+
+    async def run():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"http://{server.host}/ws") as ws, \
+                    session.ws_connect(f"http://{server.host}/ws8") as ws8:
+                await ws.send_json({"type": "new", "black": "human", "tc": "300+3"})
+                await ws.send_json({"type": "move", "move": "e2e4"})
+                two, two_at = await receive_until(ws, lambda s: s["sans"] == ["e4"])
+                await ws8.send_json({"type": "new", "players": ["human"] * 8, "tc": "10+5"})
+                await ws8.send_json({"type": "move", "move": "h3"})
+                eight, eight_at = await receive_until(ws8, lambda s: len(s["moves"]) == 1)
+                await asyncio.sleep(1.0)
+                stopped_at = time.monotonic()
+                server.proc.send_signal(signal.SIGTERM)
+                closes = [(await ws.receive(timeout=5)).type, (await ws8.receive(timeout=5)).type]
+                while server.proc.poll() is None and time.monotonic() < stopped_at + 5:
+                    await asyncio.sleep(0.02)
+                took = time.monotonic() - stopped_at
+                return (two["clocks"][1] - (stopped_at - two_at), eight["seats"][1]["clock"] - (stopped_at - eight_at),
+                        closes, took)
+
+    try:
+        two_clock, eight_clock, closes, took = asyncio.run(run())
+    finally:
+        server.stop()
+    log = server.proc.stdout.read()
+    assert took < 2.0 and server.proc.returncode == 0, (took, log)
+    assert closes == [aiohttp.WSMsgType.CLOSE] * 2 and "Traceback" not in log, (closes, log)
+    saved = json.loads((tmp_path / "data" / "current-game.json").read_text())
+    saved8 = json.loads((tmp_path / "data" / "8pc-current.json").read_text())
+    assert saved["moves"] == ["e2e4"] and saved["clocks"][1] == pytest.approx(two_clock, abs=0.5)
+    assert saved8["clocks"][1] == pytest.approx(eight_clock, abs=0.5)
+    server = Server(tmp_path / "data")
+    try:
+        state = last_state(ws_exchange(server.host, [], replies=0))
+        assert saved["clocks"][1] - 2 < state["clocks"][1] <= saved["clocks"][1]
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("engine", ["xboard-engine", "ours-uci"])
 def test_loaded_game_with_the_engine_to_move_goes_on(server, engine):
     # the engine is told the game once: the last move is not sent again (a CECP engine would take
@@ -250,3 +332,16 @@ def test_draw_offer_between_humans_is_accepted_on_the_next_move_or_declined_by_m
                                         {"type": "draw"}], replies=1)
     state = last_state(replies)
     assert (state["result"], state["reason"]) == ("1/2-1/2", "Draw by agreement")
+
+
+def test_load_or_new_with_a_pgn_or_fen_that_is_not_text_is_refused(tmp_path):
+    """A nested list given as the PGN started a new game (its Python text was read as a PGN)."""
+    server = Server(tmp_path / "data")
+    try:
+        replies = ws_exchange(server.host, [{"type": "load", "pgn": [[["1. e4"]]], "black": "human"},
+                                            {"type": "load", "fen": {"x": 1}, "black": "human"},
+                                            {"type": "new", "fen": ["8/8"], "black": "human"}])
+        assert errors(replies) == ["pgn must be text", "fen must be text", "fen must be text"]
+        assert last_state(replies)["id"] == 1                      # still the first game
+    finally:
+        server.stop()

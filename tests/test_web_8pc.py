@@ -261,6 +261,23 @@ def test_bad_input_is_refused_with_a_reason_and_changes_nothing(server):
         Socket(server.host, origin="http://evil.example")
 
 
+def test_json_nested_too_deep_is_refused_and_the_connection_stays_open(server):
+    """JSON nested 100,000 deep raised an uncaught RecursionError and dropped the connection without
+    a close frame; it is refused like any bad message and the same socket plays on."""
+    sock = Socket(server.host)
+    try:
+        new_game(sock, ALL_HUMAN)
+        for text in ("[" * 100000, '{"a": ' * 50000):
+            reply = sock.send(text)
+            assert reply["type"] == "error" and "too deep" in reply["message"], reply
+        assert sock.send({"type": "move", "move": "h3"})["moves"] == [[1, 0, "move", "h3"]]
+    finally:
+        sock.close()
+    server.stop()
+    log = server.proc.stdout.read()
+    assert "Traceback" not in log and "RecursionError" not in log, log
+
+
 def test_a_page_bound_to_one_seat_acts_only_for_it(server):
     hot = Socket(server.host)
     red = Socket(server.host, seat="r")
@@ -416,6 +433,27 @@ def test_a_human_plays_by_clicks_among_seven_bots(web_server, driver):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_move_list_scrolls_vertically_and_follows_the_game(web_server, driver):
+    """The two-player board's move list overflowed sideways after about 11 moves; this one (a grid
+    of a column per seat) scrolls down, the newest move in view while the bots play."""
+    page = EightPage(driver, web_server.url + "8pc")
+    page.new_game(["random"] * 8, pace=0.0)
+    page.wait(lambda: len(page.state()["moves"]) >= 160, "20 sets of moves", timeout=60)
+    view = page.js("""
+        const list = document.getElementById('moves');
+        const items = list.querySelectorAll('li.move');
+        const top = list.getBoundingClientRect().top + list.clientTop;
+        const last = items[items.length - 1].getBoundingClientRect();
+        return {scrollWidth: list.scrollWidth, clientWidth: list.clientWidth, scrollHeight: list.scrollHeight,
+                clientHeight: list.clientHeight,
+                lastVisible: last.top >= top - 1 && last.bottom <= top + list.clientHeight + 1};""")
+    page.js("send({type: 'new', players: Array(8).fill('human')})")          # stop the bots
+    assert view["scrollWidth"] <= view["clientWidth"], view
+    assert view["scrollHeight"] > view["clientHeight"] and view["lastVisible"], view
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
 def test_hot_seat_two_humans_on_one_page(web_server, driver):
     page = EightPage(driver, web_server.url + "8pc")
     page.new_game(["human", "human"] + ["random"] * 6)
@@ -428,6 +466,27 @@ def test_hot_seat_two_humans_on_one_page(web_server, driver):
     moves = page.state()["moves"]
     assert [m[1] for m in moves[:10]] == [0, 1, 2, 3, 4, 5, 6, 7, 0, 1]
     assert page.moves_shown()[:2] == record_lines(page.state())[:2]
+
+
+@pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")
+def test_a_tab_bound_to_a_seat_shows_its_army_at_the_bottom(tmp_path, driver):
+    """Red, Blue, Orange and Green tabs showed their own army at the top (their board was turned the
+    wrong way).  For each seat, in the start position, its king is drawn in the bottom fifth."""
+    server = Server(tmp_path / "data")
+    wrong = []
+    try:
+        for letter in "wrbypogn":
+            page = EightPage(driver, server.url + f"8pc?seat={letter}")
+            where = page.js("""
+                const svg = document.getElementById('board-svg');
+                const king = svg.querySelector(`[data-piece="${arguments[0]}K"]`);
+                return {y: parseFloat(king.getAttribute('y')), height: parseFloat(svg.getAttribute('height')),
+                        turns: svg.dataset.turns};""", letter)
+            if not where["y"] > 0.8 * where["height"]:
+                wrong.append((letter, where))
+    finally:
+        server.stop()
+    assert not wrong
 
 
 @pytest.mark.slow

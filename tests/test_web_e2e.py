@@ -5,6 +5,7 @@ import io
 import random
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -119,6 +120,29 @@ def test_chess960_castle_by_king_onto_its_rook(page):
     assert page.state()["sans"][0] == "O-O-O"
 
 
+CASTLES = [
+    # variant, FEN, clicks, the squares marked as the last move
+    ("normal", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ("e1", "g1"), ["e1", "g1"]),
+    ("fischerandom", "1r2k2r/8/8/8/8/8/8/1R2K2R w KQk - 0 1", ("e1", "b1"), ["c1", "e1"]),    # king onto rook
+    ("chess80", "4k5/10/10/10/10/10/10/R3K4R w KQ - 0 1", ("e1", "j1"), ["e1", "j1"]),      # 5-5-5
+    # the king already on its castled square: it stays, its rook comes from h1
+    ("fischerandom", "1r4kr/8/8/8/8/8/8/1R4KR w KQk - 0 1", ("g1", "h1"), ["g1", "h1"]),
+]
+
+
+@pytest.mark.parametrize("variant,fen,clicks,marked", CASTLES, ids=[f"{c[0]}-{c[2][0]}{c[2][1]}" for c in CASTLES])
+def test_castle_marks_two_squares_as_the_last_move(page, variant, fen, clicks, marked):
+    """A castle where the king does not move marked one square alone; every castle marks the
+    king's square and its destination, or the rook's square where the king stays."""
+    page.load(fen, variant, black="human")
+    for square in clicks:
+        page.click(square)
+    page.wait(lambda: page.plies() == 1, "the castle")
+    assert page.state()["sans"][0].startswith(("O-O", "5-5-5"))
+    shown = page.js("return [...document.querySelectorAll('.mark-last')].map(e => e.parentNode.dataset.square).sort()")
+    assert shown == marked
+
+
 def test_8piece_random_castle_with_the_jailer(page):
     # number 1000: N R S Q K B L J; clear the squares between king and jailer
     pos = Position("8piece-random", number=1000)
@@ -190,6 +214,43 @@ def test_reload_keeps_the_game_and_history_is_clickable(page, driver):
     assert "viewing" not in page.text("status")
 
 
+RUY_LOPEZ_28_PLIES = ("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O "
+                      "9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nf1 Bf8 14. Ng3 g6 *")
+
+
+def move_list_view(page):
+    """The move list's widths and whether its last move lies inside its visible part."""
+    return page.js("""
+        const list = document.getElementById('moves');
+        const spans = list.querySelectorAll('span[data-ply]');
+        const box = list.getBoundingClientRect(), last = spans[spans.length - 1].getBoundingClientRect();
+        const top = box.top + list.clientTop;
+        return {scrollWidth: list.scrollWidth, clientWidth: list.clientWidth,
+                scrollHeight: list.scrollHeight, clientHeight: list.clientHeight,
+                lastVisible: last.top >= top - 1 && last.bottom <= top + list.clientHeight + 1,
+                shown: spans.length};""")
+
+
+def test_move_list_scrolls_vertically_and_follows_the_game(page):
+    """After about 11 moves the list overflowed sideways (CSS columns under a max-height) and only
+    the last move showed; it scrolls down instead, the newest move in view after each move."""
+    page.load(RUY_LOPEZ_28_PLIES, black="human")
+    for text in ("a2a4", "c7c5"):                          # plies 29 and 30, by clicks
+        view = move_list_view(page)
+        assert view["scrollWidth"] <= view["clientWidth"], view
+        assert view["scrollHeight"] > view["clientHeight"], view       # long enough to scroll
+        assert view["lastVisible"], view
+        page.play(text)
+    view = move_list_view(page)
+    assert view["shown"] == 30 and view["scrollWidth"] <= view["clientWidth"] and view["lastVisible"], view
+    page.js("document.getElementById('moves').scrollTop = 0")          # the first move is reachable
+    first_visible = page.js("""
+        const list = document.getElementById('moves');
+        const first = list.querySelector('span[data-ply="1"]').getBoundingClientRect();
+        return first.left >= list.getBoundingClientRect().left && first.bottom <= list.getBoundingClientRect().bottom;""")
+    assert first_visible
+
+
 def test_flip_turns_the_board_and_the_lancers_with_it(page):
     page.new_game("8piece")
     square = lambda name: page.js(f"return document.querySelector('[data-square=\"{name}\"] rect').getAttribute('x')")
@@ -218,13 +279,19 @@ def test_resign_draw_offer_and_takeback(page, server):
     assert pgn_game(server).tags["Result"] == "0-1"
 
 
-def test_engine_thinking_is_shown(page):
-    page.new_game("normal", tc="depth=3")
+def test_engine_thinking_is_shown_while_it_thinks_and_cleared_when_its_move_arrives(page):
+    """The engine's last thinking line stayed on screen after its move (and a page opened then got
+    it too); it goes when the move arrives."""
+    page.new_game("normal", tc="st=1")
     page.play("e2e4")
     page.wait(lambda: "depth" in page.text("thinking"), "the engine's thinking line")
-    page.wait_human()
     line = page.text("thinking")
     assert line.startswith("xboard-engine: depth") and "score" in line
+    page.wait_human()
+    assert page.text("thinking") == ""
+    page.open()                                      # a page opened after the move
+    time.sleep(0.5)
+    assert page.text("thinking") == "" and page.plies() == 2
 
 
 # ---------------------------------------------------------------- what is drawn

@@ -33,8 +33,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .web.cli import main as web
         return web(argv[1:])
     if argv[:1] == ["serve"]:
-        from .live.cli import main as serve
-        return serve(argv[1:])
+        from .live.cli import main as live_server
+        return live_server(argv[1:])
     if argv[:1] == ["8pc"]:
         from .multi.cli import main as eight_player
         return eight_player(argv[1:])

@@ -8,6 +8,8 @@ import sys
 from typing import List, Optional
 from urllib.parse import urlsplit
 
+from ..web.cli import _engine
+
 
 def _default_data_dir() -> str:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
@@ -18,7 +20,7 @@ def _public_url(text: str) -> str:
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
         raise argparse.ArgumentTypeError(f"want the address people use, e.g. https://chess.example.org, got {text!r}")
-    return f"{parts.scheme}://{parts.netloc}"
+    return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -41,10 +43,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--grace", type=float, default=60.0,
                         help="seconds a disconnected player has before the opponent may claim (default %(default)s)")
     parser.add_argument("--max-connections", type=int, default=64,
-                        help="WebSocket connections from one address at once (default %(default)s)")
+                        help="WebSocket connections from one address at once (default %(default)s); "
+                             "through a trusted proxy, the address it names in X-Forwarded-For")
+    parser.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                        help="the reverse proxy's address, whose X-Forwarded-For is believed (repeatable; "
+                             "default with --public-url: 127.0.0.1 and ::1, a proxy on this machine)")
+    parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
+                        type=lambda t: _engine(t, "xboard"), help="a CECP (XBoard) engine people may play in "
+                        "two-player games (repeatable); our own engine is always there as xboard-engine")
+    parser.add_argument("--uci-engine", action="append", default=[], metavar="NAME=COMMAND",
+                        type=lambda t: _engine(t, "uci"), help="a UCI engine people may play (repeatable)")
     parser.add_argument("--durable", action="store_true",
                         help="make every commit wait for the disk (survives a power cut; slower)")
     args = parser.parse_args(argv)
+    engines = {}
+    for name, config in args.engine + args.uci_engine:
+        if name in engines or name == "xboard-engine":
+            parser.error(f"two engines named {name!r}")
+        engines[name] = config
     try:
         import aiohttp  # noqa: F401
     except ImportError:
@@ -79,10 +95,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         hosts.add(netloc)
         origins.add(args.public_url)
     secure = bool(args.public_url and args.public_url.startswith("https:"))
-    hall = Hall(store, BotPool(args.bot_workers, args.max_bot_games, args.cluster), grace=args.grace)
-    app = make_app(hall, Gate(hosts, origins, secure, args.max_connections))
-    url = args.public_url or f"http://{shown}:{port}"
-    print(f"xboard-engine serve: open {url}/  (database {store.path}; Ctrl-C stops)", flush=True)
+    hall = Hall(store, BotPool(args.bot_workers, args.max_bot_games, args.cluster), grace=args.grace,
+                engines=engines)
+    proxies = set(args.trusted_proxy or (["127.0.0.1", "::1"] if args.public_url else []))
+    app = make_app(hall, Gate(hosts, origins, secure, args.max_connections, proxies))
+    public = f"; people reach it at {args.public_url}/" if args.public_url else ""
+    print(f"xboard-engine serve: open http://{shown}:{port}/  (database {store.path}{public}; Ctrl-C stops)",
+          flush=True)
     try:
         web.run_app(app, sock=sock, print=None, handle_signals=True, shutdown_timeout=1.0)
     finally:

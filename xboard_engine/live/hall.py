@@ -3,14 +3,17 @@ table, seats, viewers, clocks and bots), who may act for which seat, and the sto
 Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall each
 page's messages through a ``Viewer``; ``lobby`` creates games."""
 import asyncio
+import concurrent.futures
 import hashlib
 import secrets
 import time
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from ..errors import RulesError
+from ..match.engines import EngineConfig
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN
 from . import wire
+from .engines import EngineSeat, Turn
 from .bots import BotPool, budget, eight_player_move, seed_now, two_player_move
 from .store import ChatLine, Store, StoredAction, StoredGame, StoredSeat
 from .tables import TWO_LEVELS, Refused, Table, make_table
@@ -58,12 +61,18 @@ class Room:
         self.away_since: Dict[int, float] = {}   # player id -> when their last page here closed
         self.timer: Optional[asyncio.TimerHandle] = None
         self.bot_busy = False
+        self.engines: Dict[int, EngineSeat] = {}     # outside engines playing seats, once started
+        self.arrows: Dict[int, Any] = {}             # player id -> (seat, arrows) last drawn (a reload keeps them)
         self.actions = 0
         self.table: Table = make_table(stored.kind, stored.config, self._players(), stored.id)
         self.names: Dict[int, str] = {}
 
     def _players(self) -> List[str]:
-        return [s.bot.split(":", 1)[1] if s.kind == "bot" and s.bot else HUMAN for s in self.seats]
+        players = []
+        for s in self.seats:
+            engine, _, level = (s.bot or "").partition(":")
+            players.append((level or engine) if s.kind == "bot" else HUMAN)
+        return players
 
     # ----------------------------------------------------------------- who is who
     def owned_by(self, player_id: Optional[int]) -> List[int]:
@@ -108,9 +117,13 @@ class Room:
 class Hall:
     """Every room, the store and the bot pool.  Runs on the server's asyncio loop."""
 
-    def __init__(self, store: Store, pool: BotPool, grace: float = GRACE_SECONDS) -> None:
+    def __init__(self, store: Store, pool: BotPool, grace: float = GRACE_SECONDS,
+                 engines: Optional[Dict[str, EngineConfig]] = None) -> None:
         self.store = store
         self.pool = pool
+        self.engines = dict(engines or {})      # outside engines by name (two-player seats)
+        self.engine_threads = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, pool.max_games),
+                                                                    thread_name_prefix="engine")
         self.grace = grace
         self.rooms: Dict[int, Room] = {}
         self.lobby_viewers: Set[Viewer] = set()
@@ -144,7 +157,9 @@ class Hall:
                 room.broadcast()
 
     def bot_words(self, kind: str, bot: Optional[str]) -> str:
-        level = (bot or ":").split(":", 1)[1]
+        engine, _, level = (bot or ":").partition(":")
+        if engine in self.engines:
+            return engine
         if kind == "two":
             return TWO_LEVELS[level][0] if level in TWO_LEVELS else level
         return EIGHT_LEVELS[level][0] if level in EIGHT_LEVELS else level
@@ -200,6 +215,14 @@ class Hall:
             if room.status == "playing" and not room.table.over and room.table.clocks():
                 clocks[room.id] = room.table.clocks()
         self.store.pause_clocks(clocks)
+        for room in self.rooms.values():
+            self._let_engines_go(room)
+        self.engine_threads.shutdown(wait=False)
+
+    def _let_engines_go(self, room: Room) -> None:
+        engines, room.engines = list(room.engines.values()), {}
+        for engine in engines:
+            self.engine_threads.submit(engine.close)
 
     # ----------------------------------------------------------------- viewers
     def join(self, viewer: Viewer, room: Room) -> None:
@@ -212,6 +235,11 @@ class Hall:
         for line in self.store.chat(room.id):
             if self._may_read(room, viewer, line.channel):
                 viewer.send(wire.dumps(_chat_message(line)))
+        mine = room.owned_by(viewer.player_id)
+        for pid, (seat, arrows) in room.arrows.items():
+            team = room.table.team_of(seat)
+            if pid == viewer.player_id or (team is not None and any(room.table.team_of(s) == team for s in mine)):
+                viewer.send(wire.dumps({"type": "arrows", "seat": seat, "arrows": arrows}))
         room.broadcast()             # the others see the connection
 
     def leave(self, viewer: Viewer) -> None:
@@ -315,6 +343,7 @@ class Hall:
         room.actions += 1
         if status:
             room.status = status
+            self._let_engines_go(room)
         room.broadcast()
         self.next_turn(room)
         if status and self.on_lobby_change:
@@ -343,14 +372,22 @@ class Hall:
         room.seats[seat] = taken
         room.names[player["id"]] = player["name"]
         if all(x.kind in ("player", "bot") for x in room.seats) and room.status == "open":
-            room.status = "playing"
-            self.store.set_status(room.id, "playing")
-            room.table.restart_clock()
-            self.next_turn(room)
+            self.start_game(room)
         viewer.send(wire.dumps(self.hello(room, viewer)))
         room.broadcast()
         if self.on_lobby_change:
             self.on_lobby_change()
+
+    def start_game(self, room: Room) -> None:
+        """Every seat is filled: the clocks start; a player not here yet is away from now."""
+        room.status = "playing"
+        self.store.set_status(room.id, "playing")
+        room.table.restart_clock()
+        now = time.monotonic()
+        for s in room.seats:
+            if s.kind == "player" and not room.connected(s.player_id):
+                room.away_since.setdefault(s.player_id, now)
+        self.next_turn(room)
 
     # ----------------------------------------------------------------- chat and arrows
     def _may_read(self, room: Room, viewer: Viewer, channel: str) -> bool:
@@ -396,6 +433,7 @@ class Hall:
         if not all(x in names for a in arrows for x in a):
             raise Refused("arrows: unknown square")
         team = room.table.team_of(owned[0])
+        room.arrows[viewer.player_id] = (owned[0], arrows)
         room.send_team(team, viewer, wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
 
     # ----------------------------------------------------------------- the course of a game
@@ -411,44 +449,64 @@ class Hall:
         self._arm(room)
 
     def _arm(self, room: Room) -> None:
-        """The room's timer: at the running clock's fall, or when an away 8 Player seat times out."""
+        """The room's timer: at the running clock's fall, or when an away player's grace ends."""
         if room.timer:
             room.timer.cancel()
+            room.timer = None
+        if room.status != "playing" or room.table.over:
+            return
         waits = []
         left = room.table.time_left()
         if left is not None:
             waits.append(left + 0.02)
-        seat = room.table.seat_to_move()
-        if room.kind == "eight" and seat is not None and room.seats[seat].kind == "player":
-            pid = room.seats[seat].player_id
-            if pid in room.away_since:
-                waits.append(room.away_since[pid] + self.grace - time.monotonic() + 0.02)
-        if waits and room.status == "playing" and not room.table.over:
+        for _, since in self._away_seats(room):
+            waits.append(since + self.grace - time.monotonic() + 0.02)
+        if waits:
             room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), self._on_timer, room)
+
+    def _away_seats(self, room: Room) -> List[Any]:
+        """(seat, away since) of the people whose absence ends something: in 8 Player Chess the
+        seat to move (it times out, as the text says for time-outs); in a two-player game against
+        a bot, the person (the bot wins: the game is abandoned)."""
+        out = []
+        if room.kind == "eight":
+            turn = room.table.seat_to_move()
+            if turn is not None and room.seats[turn].kind == "player":
+                since = room.away_since.get(room.seats[turn].player_id)
+                if since is not None:
+                    out.append((turn, since))
+        else:
+            for s in room.seats:
+                if s.kind == "player" and room.seats[1 - s.seat].kind == "bot" and s.player_id in room.away_since:
+                    out.append((s.seat, room.away_since[s.player_id]))
+        return out
 
     def _on_timer(self, room: Room) -> None:
         room.timer = None
         if room.status != "playing" or room.table.over or self.stopping:
             return
         seat = room.table.flag()
-        if seat is None and room.kind == "eight":
-            turn = room.table.seat_to_move()
-            s = room.seats[turn] if turn is not None else None
-            if s is not None and s.kind == "player" and s.player_id in room.away_since and \
-                    time.monotonic() - room.away_since[s.player_id] >= self.grace:
-                seat = turn
         if seat is not None:
             self.apply(room, seat, "timeout")
-        else:
-            self._arm(room)
+            return
+        now = time.monotonic()
+        for away, since in self._away_seats(room):
+            if now - since >= self.grace:
+                if room.kind == "eight":
+                    self.apply(room, away, "timeout")
+                else:
+                    self.apply(room, 1 - away, "claim")
+                return
+        self._arm(room)
 
     async def _bot_move(self, room: Room, seat: int, at: int) -> None:
         room.bot_busy = True
         try:
-            bot = room.seats[seat].bot or ":"
-            level = bot.split(":", 1)[1]
+            engine, _, level = (room.seats[seat].bot or ":").partition(":")
             left = room.table.time_left()
-            if room.kind == "two":
+            if engine in self.engines:
+                text = await self._engine_move(room, seat, engine)
+            elif room.kind == "two":
                 g = room.table.game          # type: ignore[attr-defined]
                 words, seconds, skill = TWO_LEVELS.get(level, TWO_LEVELS["medium"])
                 increment = g.tc.inc if room.table.clocks() else 0.0
@@ -471,9 +529,23 @@ class Hall:
         if text is None:
             return
         try:
-            self.apply(room, seat, "move", text)
+            if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
+                self.apply(room, seat, "ending", "|".join(text))
+            else:
+                self.apply(room, seat, "move", text)
         except (Refused, RulesError) as error:
             print(f"xboard-engine serve: bot move {text!r} of game {room.id} refused: {error}", flush=True)
+
+
+    async def _engine_move(self, room: Room, seat: int, name: str) -> Any:
+        g = room.table.game                  # type: ignore[attr-defined]
+        clocks = room.table.clocks()
+        turn = Turn(g.variant, g.start_fen, g.custom_start, list(g.moves), g.pos.copy(), seat, g.tc, clocks,
+                    list(g.moves_done))
+        player = room.engines.get(seat)
+        if player is None:
+            player = room.engines[seat] = EngineSeat(self.engines[name])
+        return await asyncio.get_event_loop().run_in_executor(self.engine_threads, player.move, turn)
 
 
 def _chat_message(line: ChatLine) -> Dict[str, Any]:

@@ -1,10 +1,11 @@
 """The lobby: what a new challenge may say (any variant or 8 Player Chess; each seat the creator's,
 open to anyone, kept for an invite link, or a bot), the games listed on the lobby page, and what a
 game page needs to draw its board."""
+from functools import lru_cache
 from typing import Any, Dict, List, Tuple
 
-from ..multi.game import MODES, OPTION_NAMES
-from ..variant import variant_names
+from ..multi.game import MODES, OPTION_NAMES, Game
+from ..variant import get_variant, variant_names
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..web.game import variant_info
 from .hall import Hall, Room, Viewer, new_secret, token_hash
@@ -18,12 +19,24 @@ SEAT_KINDS = ("me", "open", "invite", "bot")
 
 def lobby_hello(hall: Hall, viewer: Viewer) -> Dict[str, Any]:
     """The lobby page's first message: who you are and what a challenge may be."""
-    return {"type": "hello", "you": viewer.player, "variants": variant_names(), "engines": [OWN_ENGINE],
+    return {"type": "hello", "you": viewer.player, "variants": variant_names(),
+            "engines": [OWN_ENGINE] + sorted(hall.engines),
             "twoLevels": [{"name": k, "words": w} for k, (w, _, _) in TWO_LEVELS.items()],
             "eightLevels": [{"name": k, "words": w} for k, (w, _) in EIGHT_LEVELS.items()],
             "twoClocks": TWO_PLAYER_CLOCKS, "eightClocks": EIGHT_PLAYER_CLOCKS, "modes": list(MODES),
             "options": [{"name": n, "help": h, "modes": list(m)} for n, (h, m) in OPTION_NAMES.items()],
-            "maxBotGames": hall.pool.max_games}
+            "maxBotGames": hall.pool.max_games, "setups": _setups(), "eightSeats": _eight_seats()}
+
+
+def _setups() -> Dict[str, int]:
+    """Each random-setup variant's number of setups (the others have one)."""
+    return {name: get_variant(name).setup_count for name in variant_names() if get_variant(name).setup != "fixed"}
+
+
+@lru_cache(maxsize=1)
+def _eight_seats() -> List[Dict[str, Any]]:
+    """The 8 Player seats as the create form names them: colour, fill, partner, team."""
+    return board_hello(Game("singles", {}).v)["seats"]
 
 
 def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
@@ -60,8 +73,12 @@ def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
             seats.append(StoredSeat(number, "invite", None, None, token_hash(secret)))
         else:
             engine = entry.get("engine", OWN_ENGINE)
+            if engine != OWN_ENGINE and (kind != "two" or engine not in hall.engines):
+                names = ", ".join([OWN_ENGINE] + sorted(hall.engines) if kind == "two" else [OWN_ENGINE])
+                raise Refused(f"no engine named {engine!r} on this server for this game (engines: {names})")
             if engine != OWN_ENGINE:
-                raise Refused(f"no engine named {engine!r} on this server (engines: {OWN_ENGINE})")
+                seats.append(StoredSeat(number, "bot", None, f"{engine}:", None))
+                continue
             level = entry.get("level", "medium" if kind == "two" else "fast")
             levels = TWO_LEVELS if kind == "two" else EIGHT_LEVELS
             if level not in levels:
@@ -76,10 +93,7 @@ def create(hall: Hall, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
     room = hall.room(game_id)
     assert room is not None
     if all(s.kind in ("player", "bot") for s in seats):
-        room.status = "playing"
-        hall.store.set_status(game_id, "playing")
-        room.table.restart_clock()
-        hall.next_turn(room)
+        hall.start_game(room)
     if hall.on_lobby_change:
         hall.on_lobby_change()
     return {"type": "created", "gameId": game_id, "path": f"/g/{game_id}",
@@ -101,6 +115,14 @@ def _entry(hall: Hall, stored: StoredGame) -> Dict[str, Any]:
         entry["seats"] = room.seat_view()
         entry["free"] = [s.seat for s in room.seats if s.kind == "open"]
         entry["plies"] = room.table.ply_count()
+    else:                         # a finished game out of memory: its players from the store
+        seats = hall.store.seats(stored.id)
+        names = hall.store.player_names([s.player_id for s in seats if s.player_id is not None])
+        labels = ["White", "Black"] if stored.kind == "two" else [s["colour"] for s in _eight_seats()]
+        entry["seats"] = [{"seat": s.seat, "label": labels[s.seat], "kind": s.kind,
+                           "name": names.get(s.player_id, "?") if s.kind == "player"
+                           else hall.bot_words(stored.kind, s.bot) if s.kind == "bot" else None}
+                          for s in seats]
     if stored.result:
         entry["result"] = stored.result.get("result") or stored.result.get("reason")
     return entry
@@ -114,6 +136,23 @@ def lobby_view(hall: Hall) -> Dict[str, Any]:
     playing = [_entry(hall, g) for g in hall.store.games("playing", limit=200)]
     finished = [_entry(hall, g) for g in hall.store.games("over", limit=30)]
     return {"type": "lobby", "challenges": challenges, "playing": playing, "finished": finished}
+
+
+def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
+    """The unfinished games where the viewer has a seat (an invite-only challenge is listed
+    nowhere else until it starts)."""
+    pid = viewer.player_id
+    if pid is None:
+        return []
+    out = []
+    for room in sorted(hall.rooms.values(), key=lambda r: r.id):
+        if room.status in ("open", "playing") and room.owned_by(pid):
+            stored = hall.store.game(room.id)
+            if stored is not None:
+                entry = _entry(hall, stored)
+                entry["status"] = room.status
+                out.append(entry)
+    return out
 
 
 def game_info(room: Room) -> Dict[str, Any]:

@@ -5,15 +5,14 @@ import asyncio
 import gc
 import os
 import secrets
-from typing import Dict, Optional, Set
+from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..images import drawing, drawing_names
-from ..web.eight import piece_picture
+from ..web.pictures import add_picture_routes
 from . import wire
 from .hall import Hall, Viewer
-from .lobby import create, lobby_hello, lobby_view
+from .lobby import create, lobby_hello, lobby_view, your_games
 from .tables import Refused
 
 STATIC = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web", "static")
@@ -25,12 +24,26 @@ MAX_REFUSALS = 100        # refused messages before a connection is closed (a fl
 class Gate:
     """Who may come in: the Host names and page Origins of this server, connections per address."""
 
-    def __init__(self, hosts: Set[str], origins: Set[str], secure: bool, per_address: int) -> None:
+    def __init__(self, hosts: Set[str], origins: Set[str], secure: bool, per_address: int,
+                 proxies: Optional[Set[str]] = None) -> None:
         self.hosts = hosts
+        self.proxies = proxies or set()
         self.origins = origins
         self.secure = secure
         self.per_address = per_address
         self.open: Dict[str, int] = {}
+
+    def address(self, request: web.Request) -> str:
+        """Who is connecting: the peer's address; if the peer is a trusted proxy, the last address
+        in X-Forwarded-For that is not a trusted proxy (proxies append the address they saw)."""
+        address = request.remote or "?"
+        if address not in self.proxies:
+            return address
+        for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")):
+            address = hop.strip()
+            if address and address not in self.proxies:
+                return address
+        return address or "?"
 
     def foreign_origin(self, request: web.Request) -> bool:
         origin = request.headers.get("Origin")       # programs other than browsers may send none
@@ -49,9 +62,9 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     def push_lobby() -> None:
         lobby_dirty["pending"] = False
         if hall.lobby_viewers:
-            text = wire.dumps(lobby_view(hall))
+            shared = lobby_view(hall)
             for v in list(hall.lobby_viewers):
-                v.send(text)
+                v.send(wire.dumps(dict(shared, mine=your_games(hall, v))))
 
     hall.on_lobby_change = lobby_changed
 
@@ -92,28 +105,14 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         room = hall.room(game_id(request))
         if room is None:
             raise web.HTTPNotFound(text="no such game\n")
-        text, content_type, filename = room.table.record()
+        text, content_type, filename = room.table.record([s.get("name", "?") for s in room.seat_view()])
         return web.Response(text=text, content_type=content_type,
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-    async def piece(request: web.Request) -> web.Response:
-        base, _, colour = request.match_info["name"].rpartition("-")
-        if colour not in ("white", "black") or base not in drawing_names():
-            raise web.HTTPNotFound()
-        return web.Response(text=drawing(base, colour == "white"), content_type="image/svg+xml",
-                            headers={"Cache-Control": "max-age=3600"})
-
-    async def piece8(request: web.Request) -> web.Response:
-        try:
-            text = piece_picture(int(request.match_info["army"]), int(request.match_info["kind"]))
-        except (KeyError, ValueError):
-            raise web.HTTPNotFound() from None
-        return web.Response(text=text, content_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
     async def socket(request: web.Request, room_id: Optional[int]) -> web.StreamResponse:
         if gate.foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
-        address = request.remote or "?"
+        address = gate.address(request)
         if gate.open.get(address, 0) >= gate.per_address:
             return web.Response(status=429, text=f"too many connections from {address}\n")
         room = None
@@ -127,22 +126,25 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         await ws.prepare(request)
         sockets.add(ws)
         gate.open[address] = gate.open.get(address, 0) + 1
-        queue: "asyncio.Queue[Optional[str]]" = asyncio.Queue()
+        queue: "asyncio.Queue[Any]" = asyncio.Queue()
 
         def send(text: str) -> None:
-            if queue.qsize() >= SEND_QUEUE:
-                queue.put_nowait(None)              # a page this far behind is dropped
+            if queue.qsize() >= SEND_QUEUE:         # a page this far behind is dropped
+                queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"too slow"))
             else:
                 queue.put_nowait(text)
 
         async def writer() -> None:
+            """Sends in order; a close (code, reason) goes after what was queued before it."""
             while True:
-                text = await queue.get()
-                if text is None or ws.closed:
-                    await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too slow")
+                item = await queue.get()
+                if ws.closed:
                     return
                 try:
-                    await ws.send_str(text)
+                    if isinstance(item, tuple):
+                        await ws.close(code=item[0], message=item[1])
+                        return
+                    await ws.send_str(item)
                 except (ConnectionError, RuntimeError):
                     return
 
@@ -155,7 +157,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             else:
                 hall.lobby_viewers.add(viewer)
                 send(wire.dumps(lobby_hello(hall, viewer)))
-                send(wire.dumps(lobby_view(hall)))
+                send(wire.dumps(dict(lobby_view(hall), mine=your_games(hall, viewer))))
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     if room is not None:
@@ -163,7 +165,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                     else:
                         await lobby_message(viewer, msg.data)
                     if viewer.refusals > MAX_REFUSALS:
-                        await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"flood")
+                        queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"flood"))
+                        await asyncio.wait([writing], timeout=5)
                         break
                 elif msg.type == WSMsgType.BINARY:
                     send(wire.dumps({"type": "error", "message": "messages are JSON text"}))
@@ -211,8 +214,10 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     async def on_shutdown(app: web.Application) -> None:
         hall.pause()
         hall.pool.shutdown()
-        for ws in list(sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+        closing = [asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"))
+                   for ws in list(sockets)]
+        if closing:
+            await asyncio.wait(closing, timeout=1.0)      # a page that does not answer is cut off
 
     app = web.Application(middlewares=[host_check], client_max_size=64 * 1024)
     app.router.add_get("/", lobby_page)
@@ -222,8 +227,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     app.router.add_get("/ws/lobby", lobby_socket)
     app.router.add_get("/ws/g/{id:\\d+}", game_socket)
     app.router.add_static("/static/", STATIC)
-    app.router.add_get("/piece/{name}.svg", piece)
-    app.router.add_get("/piece8/{army:\\d+}-{kind:\\d+}.svg", piece8)
+    add_picture_routes(app)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     return app

@@ -8,9 +8,11 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import RulesError
+from ..match.pgn import game_to_pgn
 from ..match.referee import loss
 from ..multi.game import MODES, Game
 from ..multi.notation import move_text as eight_move_text
+from ..multi.record import write_record
 from ..variant import get_variant, variant_names
 from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
 from ..web.game import WebGame, parse_time_control, variant_info
@@ -68,7 +70,8 @@ class Table:
             fixed = {k: v for k, v in self._view.items() if k not in live}
             self._text = dumps(fixed)[:-1]
         return self._text + "," + dumps(live)[1:]
-    def record(self) -> Tuple[str, str, str]: raise NotImplementedError
+
+    def record(self, names: List[str]) -> Tuple[str, str, str]: raise NotImplementedError
     def team_of(self, seat: int) -> Optional[int]: return None
     def square_names(self) -> List[str]: raise NotImplementedError
     def summary(self) -> str: raise NotImplementedError
@@ -163,8 +166,10 @@ class TwoPlayerTable(Table):
         elif kind == "timeout":
             g.end(*loss(seat, "time forfeit", f"{colour} loses on time"))
             g.clocks[seat] = 0.0
-        elif kind == "abandon":         # the server ended a game that never began
-            g.end("*", "abandoned", "Abandoned")
+        elif kind == "ending":          # an outside engine's resignation, false claim or failure
+            result, termination, reason = text.split("|", 2)
+            g.end(result, termination, reason)
+            return text
         else:
             raise Refused(f"unknown action {kind!r}")
         return kind
@@ -205,8 +210,11 @@ class TwoPlayerTable(Table):
         g = self.game
         return {"clocks": [round(g.clock_left(0), 3), round(g.clock_left(1), 3)], "running": g.running_clock()}
 
-    def record(self) -> Tuple[str, str, str]:
-        return self.game.pgn(), "application/x-chess-pgn", f"game-{self.game.id}.pgn"
+    def record(self, names: List[str]) -> Tuple[str, str, str]:
+        """The PGN text with the seats' names, its content type and file name."""
+        record = self.game.record()._replace(white=names[0], black=names[1], event="Online game")
+        return (game_to_pgn(record, site="xboard-engine serve"), "application/x-chess-pgn",
+                f"game-{self.game.id}.pgn")
 
     def summary(self) -> str:
         return self.game.variant
@@ -319,8 +327,9 @@ class EightPlayerTable(Table):
         return {"seats": [dict(seat, clock=round(g.clock_left(s), 3)) for s, seat in enumerate(view["seats"])],
                 "running": g.running()}
 
-    def record(self) -> Tuple[str, str, str]:
-        return self.game.record(), "text/plain", f"8pc-{self.game.id}.txt"
+    def record(self, names: List[str]) -> Tuple[str, str, str]:
+        text = write_record(self.game.game, players=dict(enumerate(names)))
+        return text, "text/plain", f"8pc-{self.game.id}.txt"
 
     def team_of(self, seat: int) -> Optional[int]:
         g = self.game.game

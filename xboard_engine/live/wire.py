@@ -5,9 +5,10 @@ The protocol (JSON objects with a ``type``; every refusal is ``{"type": "error",
 changes nothing):
 
 Lobby, ``/ws/lobby``.  Server: ``hello`` (you, variants, engines, twoLevels, eightLevels, twoClocks,
-eightClocks, modes, options, maxBotGames), ``lobby`` (challenges, playing, finished: each id, kind,
-variant, mode, tc, seats, free, plies, result), ``you`` (after a name), ``created`` (gameId, path,
-invites: seat, label, path with ``#seat=N&invite=SECRET``).  Page: ``name`` (name), ``create``
+eightClocks, modes, options, maxBotGames, setups: the random-setup variants' setup counts,
+eightSeats: the 8 Player seats' colour, letter, fill, partner, team), ``lobby`` (challenges,
+playing, finished: each id, kind, variant, mode, tc, seats, free, plies, result), ``you`` (after a
+name), ``created`` (gameId, path, invites: seat, label, path with ``#seat=N&invite=SECRET``).  Page: ``name`` (name), ``create``
 (kind "two": variant, tc, number, fen; kind "eight": mode, options, tc; seats: one entry per seat,
 ``{"kind": "me" | "open" | "invite" | "bot", "level", "engine"}``).
 

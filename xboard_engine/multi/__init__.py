@@ -1,7 +1,8 @@
 """Games of more than two players: 8 Player Chess (EIGHT_PLAYER.md).
 
 ``MultiPosition`` is the rules core (moves, make/unmake, check); ``Game`` the referee (turns,
-eliminations, credits, points, modes, options, the end); ``bots`` the searches that play it.
+eliminations, credits, points, modes, options, the end); ``bots`` the bots that play it
+(their searches, evaluation and move ordering in the ``bot_*`` modules).
 """
 from .position import MultiPosition
 from .rules import MultiVariant, get_multi_variant

@@ -271,7 +271,8 @@ class EightGame:
 
 def board_hello(v: Any) -> Dict[str, Any]:
     """What an 8 Player Chess page needs before its first state: modes, options, bot levels, clocks,
-    the seats (colours, partners, teams) and the board's squares of multi-variant ``v``."""
+    the seats (colours, partners, teams, the way their pawns go) and the board's squares of
+    multi-variant ``v``."""
     return {"type": "hello", "modes": list(MODES),
             "options": [{"name": n, "help": h, "modes": list(m),
                          "kind": "points" if n == "custom_points" else "number" if n == "checkmates_needed"
@@ -279,7 +280,8 @@ def board_hello(v: Any) -> Dict[str, Any]:
             "levels": [{"name": k, "words": w} for k, (w, _) in BOT_LEVELS.items()],
             "timeControls": TIME_CONTROLS,
             "seats": [{"colour": s.colour, "letter": s.letter, "numeral": s.numeral, "fill": ARMY_FILLS[i],
-                       "partner": v.partner[i], "team": v.team_of[i]} for i, s in enumerate(v.seats)],
+                       "partner": v.partner[i], "team": v.team_of[i], "direction": s.direction}
+                      for i, s in enumerate(v.seats)],
             "teamNames": list(v.team_names), "files": v.files, "ranks": v.ranks,
             "squares": [[v.names[sq], v.file_of[sq], v.rank_of[sq]] for sq in v.squares]}
 
@@ -311,6 +313,7 @@ class EightRoom:
         self.thinking: Optional[Any] = None
         self.flag_timer: Optional[asyncio.TimerHandle] = None
         self.record_written = False
+        self.stopped = False             # the server is stopping: the game stays as it was saved then
         self.rng = random.Random()
         self.game = self._resume() or EightGame()
 
@@ -329,6 +332,9 @@ class EightRoom:
         return game
 
     def save(self) -> None:
+        """Write the game's state (atomically); nothing once the server is stopping."""
+        if self.stopped:
+            return
         data = self.game.to_json()
         data["record_written"] = self.record_written
         tmp = self.state_path + ".tmp"
@@ -372,10 +378,14 @@ class EightRoom:
     async def handle(self, send: Sender, text: str) -> None:
         """One message from a page; a refused one gets an ``error`` reply and changes nothing."""
         try:
+            if self.stopped:
+                raise ValueError("the server is stopping")
             try:
                 data = json.loads(text)
             except ValueError:
                 raise ValueError("a message is JSON text") from None
+            except RecursionError:
+                raise ValueError("a message is nested too deep") from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a message is a JSON object with a \"type\"")
             handler = _HANDLERS.get(data["type"])
@@ -525,7 +535,7 @@ class EightRoom:
         rest = game.pace - (time.monotonic() - started)
         if rest > 0:
             await asyncio.sleep(rest)
-        if game is not self.game or game.version != version or game.game.over:
+        if game is not self.game or game.version != version or game.game.over or self.stopped:
             return                                    # the game changed meanwhile: the answer is stale
         if move not in game.game.legal_moves():
             move = self.rng.choice(game.game.legal_moves())
@@ -549,11 +559,18 @@ class EightRoom:
         if not self.game.game.over:
             self._after_change()
 
-    async def shutdown(self) -> None:
-        self._stop_bots()
+    def stop(self) -> None:
+        """The server is stopping: save the game with its clocks as they are now (it resumes from
+        there at the next start), stop the bots and change the game no more."""
         if self.flag_timer:
             self.flag_timer.cancel()
+            self.flag_timer = None
         self.save()
+        self.stopped = True
+        self._stop_bots()
+
+    async def shutdown(self) -> None:
+        """After ``stop``."""
         self.pool.shutdown(wait=False)
 
 

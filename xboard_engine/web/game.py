@@ -38,6 +38,19 @@ def click_paths(pos: Position, m: Move) -> List[Tuple[str, ...]]:
     return paths
 
 
+def last_move_squares(pos: Position, m: Move) -> Tuple[str, str]:
+    """The two squares marked as the last move ``m`` (before it is made): from and to; for a castle
+    the king's square and its destination, or, where the king stays on its square (Chess960,
+    8piece-random), the king's square and its partner's (the squares clicked to make it).  A pass
+    marks none."""
+    names = pos.variant.names
+    if m.kind == PASS:
+        return ("", "")
+    if m.kind == CASTLE and m.to == m.frm:
+        return (names[m.frm], names[m.square2])
+    return (names[m.frm], names[m.to])
+
+
 def move_targets(pos: Position) -> List[Dict[str, Any]]:
     """Every complete click path of the legal moves with the moves it may mean: one, or several
     that differ in what arrives (a promotion, a lancer's facing, a pushed or partner lancer's
@@ -170,10 +183,9 @@ class WebGame:
         if self.tc.has_clock:
             self.moves_done[side] += 1
             self.clocks[side] = self.tc.charge(self.clocks[side], spent, self.moves_done[side])
-        names = self.pos.variant.names
         self.sans.append(self.pos.san(move))
         self.moves.append(self.pos.move_text(move))
-        self.last_squares.append((names[move.frm], names[move.to]) if move.kind != PASS else ("", ""))
+        self.last_squares.append(last_move_squares(self.pos, move))
         self.pos.push(move)
         self.fens.append(self.pos.fen())
         self.turn_started = now

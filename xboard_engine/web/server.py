@@ -14,17 +14,17 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Set
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import RulesError
-from ..images import drawing, drawing_names
 from ..match.engines import Engine, EngineConfig, EngineFailure, UciEngine, start_engine
 from ..match.pgn import append_game
 from ..match.referee import failure_ending, judge_reply, loss, uci_go_line, uci_tokens
 from ..moves import Move
 from ..position import Position
 from ..variant import get_variant, variant_names
-from .eight import EightRoom, piece_picture
+from .eight import EightRoom
+from .pictures import add_picture_routes
 from .game import HUMAN, WebGame, all_variant_infos, load_pgn, parse_time_control
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -49,6 +49,7 @@ class Room:
         self.thinking: Optional[Dict[str, Any]] = None
         self.flag_timer: Optional[asyncio.TimerHandle] = None
         self.pgn_written = False
+        self.stopped = False         # the server is stopping: the game stays as it was saved then
         self.game = self._resume() or WebGame("normal", [HUMAN, default_engine], parse_time_control("300+3"),
                                               "300+3")
         self.resumed = bool(self.game.moves) and not self.game.over
@@ -71,7 +72,10 @@ class Room:
         return game
 
     def save(self) -> None:
-        """Write the game's state (atomically: a crash never leaves half a file)."""
+        """Write the game's state (atomically: a crash never leaves half a file); nothing once the
+        server is stopping (the file keeps the game as it was at the stop)."""
+        if self.stopped:
+            return
         data = self.game.to_json()
         data["pgn_written"] = self.pgn_written
         tmp = self.state_path + ".tmp"
@@ -110,7 +114,12 @@ class Room:
     async def handle(self, ws: web.WebSocketResponse, text: str) -> None:
         """One message from a page; a refused one gets an ``error`` reply and changes nothing."""
         try:
-            data = json.loads(text)
+            if self.stopped:
+                raise ValueError("the server is stopping")
+            try:
+                data = json.loads(text)
+            except RecursionError:
+                raise ValueError("a message is nested too deep") from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a message is a JSON object with a \"type\"")
             handler = _HANDLERS.get(data["type"])
@@ -141,7 +150,7 @@ class Room:
                 raise ValueError(f"setup number {number} is out of range: {variant} has 0..{count - 1}")
         else:
             number = None
-        fen = data.get("fen") or None
+        fen = _text(data, "fen", "") or None
         if fen is not None:
             Position.from_fen(str(fen), variant)             # RulesError names what is wrong
         game = WebGame(variant, players, tc, tc_text, start_fen=fen, number=number, game_id=self.game.id + 1)
@@ -151,10 +160,11 @@ class Room:
         players = self._players(data)
         tc_text = _text(data, "tc", "300+3")
         tc = parse_time_control(tc_text)
-        if data.get("pgn"):
-            variant, fen, moves, _ = load_pgn(str(data["pgn"]))
-        elif data.get("fen"):
-            variant, fen, moves = _text(data, "variant", "normal"), str(data["fen"]), []
+        pgn_text, fen_text = _text(data, "pgn", ""), _text(data, "fen", "")
+        if pgn_text:
+            variant, fen, moves, _ = load_pgn(pgn_text)
+        elif fen_text:
+            variant, fen, moves = _text(data, "variant", "normal"), fen_text, []
             if variant not in variant_names():
                 raise ValueError(f"unknown variant {variant!r}")
         else:
@@ -276,7 +286,7 @@ class Room:
             config = self.engines[name]
             try:
                 engine = await self._run(start_engine, config)
-                if game is not self.game:
+                if game is not self.game or self.stopped:
                     self.pool.submit(engine.quit)
                     return
                 self.seats[side] = engine
@@ -284,11 +294,11 @@ class Room:
                 await self._run(engine.new_game, game.variant, fen, moves, game.tc.xboard_commands())
                 self.known[side] = len(moves)
             except EngineFailure as failure:
-                if game is self.game and not game.over:
+                if game is self.game and not game.over and not self.stopped:
                     game.end(*failure_ending(side, failure))
                     await self.finish()
                 return
-        if game is self.game:
+        if game is self.game and not self.stopped:
             game.turn_started = time.monotonic()
             self._next_turn()
 
@@ -363,8 +373,8 @@ class Room:
                 reply = await self._run(engine.play, last_move, clocks[side], clocks[1 - side], started + budget)
             else:
                 reply = await self._run(engine.play, last_move, None, None, started + budget)
-        except EngineFailure as failure:
-            if game is self.game and not game.over and len(game.moves) == ply:
+        except EngineFailure as failure:        # (an engine quit as the server stops is no loss)
+            if game is self.game and not game.over and len(game.moves) == ply and not self.stopped:
                 self.thinking_side = None
                 if failure.kind == "stall":
                     game.end(*loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time"))
@@ -374,9 +384,10 @@ class Room:
             return
         finally:
             engine.on_info = None
-        if game is not self.game or game.over or len(game.moves) != ply:
+        if game is not self.game or game.over or len(game.moves) != ply or self.stopped:
             return
         self.thinking_side = None
+        self.thinking = None                  # its last line goes with its move (a new page gets none)
         elapsed = time.monotonic() - started
         if tc.has_clock and clocks[side] - elapsed < -tc.margin:
             game.end(*loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time"))
@@ -435,9 +446,18 @@ class Room:
     async def _run(self, function, *args):
         return await asyncio.get_event_loop().run_in_executor(self.pool, function, *args)
 
+    def stop(self) -> None:
+        """The server is stopping: save the game with its clocks as they are now (it resumes from
+        there at the next start; the PGN gets it when it ends) and change it no more."""
+        if self.flag_timer:
+            self.flag_timer.cancel()
+            self.flag_timer = None
+        if not self.game.over:
+            self.save()
+        self.stopped = True
+
     async def shutdown(self) -> None:
-        if self.game.moves and not self.game.over:
-            self.save()                      # resumed at the next start; the PGN gets it when it ends
+        """After ``stop``: let the engines go."""
         for engine in self.seats:
             if engine is not None:
                 engine.quit()
@@ -477,14 +497,6 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-cache"})
 
-    async def piece(request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        base, _, colour = name.rpartition("-")
-        if colour not in ("white", "black") or base not in drawing_names():
-            raise web.HTTPNotFound()
-        return web.Response(text=drawing(base, colour == "white"), content_type="image/svg+xml",
-                            headers={"Cache-Control": "max-age=3600"})
-
     async def pgn(request: web.Request) -> web.Response:
         return web.Response(text=room.game.pgn(), content_type="application/x-chess-pgn",
                             headers={"Content-Disposition": f'attachment; filename="game-{room.game.id}.pgn"'})
@@ -494,11 +506,14 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
         origin = request.headers.get("Origin")
         return origin is not None and origin not in {f"http://{h}" for h in allowed_hosts}
 
+    sockets: Set[web.WebSocketResponse] = set()     # the pages' open sockets, both boards
+
     async def socket(request: web.Request) -> web.StreamResponse:
         if foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
         await ws.prepare(request)
+        sockets.add(ws)
         await room.attach(ws)
         try:
             async for msg in ws:
@@ -508,19 +523,13 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
                     await ws.send_json({"type": "error", "message": "messages are JSON text"})
         finally:
             room.clients.discard(ws)
+            sockets.discard(ws)
         return ws
 
     eight = EightRoom(room.data_dir)           # 8 Player Chess: its page, pictures and WebSocket
 
     async def eight_page(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(os.path.join(STATIC, "8pc.html"), headers={"Cache-Control": "no-cache"})
-
-    async def eight_piece(request: web.Request) -> web.Response:
-        try:
-            text = piece_picture(int(request.match_info["army"]), int(request.match_info["kind"]))
-        except (KeyError, ValueError):
-            raise web.HTTPNotFound() from None
-        return web.Response(text=text, content_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
     async def eight_record(request: web.Request) -> web.Response:
         return web.Response(text=eight.game.record(), content_type="text/plain",
@@ -535,6 +544,7 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
             return web.Response(status=400, text=f"{error}\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
         await ws.prepare(request)
+        sockets.add(ws)
         send = ws.send_str
         await eight.attach(send, seat)
         try:
@@ -545,11 +555,22 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
                     await ws.send_json({"type": "error", "message": "messages are JSON text"})
         finally:
             eight.detach(send)
+            sockets.discard(ws)
         return ws
 
     async def on_startup(app: web.Application) -> None:
         await room.resume()
         await eight.resume()
+
+    async def on_shutdown(app: web.Application) -> None:
+        """The server stops (Ctrl-C, SIGTERM): both games are saved with their clocks as they are
+        now, then the pages' sockets are closed (aiohttp waits for open ones before it exits)."""
+        room.stop()
+        eight.stop()
+        closing = [asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"))
+                   for ws in list(sockets)]
+        if closing:
+            await asyncio.wait(closing, timeout=1.0)      # a page that does not answer is cut off
 
     async def on_cleanup(app: web.Application) -> None:
         await room.shutdown()
@@ -558,13 +579,13 @@ def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
     app = web.Application(middlewares=[host_check], client_max_size=MAX_MESSAGE)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC)
-    app.router.add_get("/piece/{name}.svg", piece)
+    add_picture_routes(app)
     app.router.add_get("/game.pgn", pgn)
     app.router.add_get("/ws", socket)
     app.router.add_get("/8pc", eight_page)
-    app.router.add_get("/piece8/{army:\\d+}-{kind:\\d+}.svg", eight_piece)
     app.router.add_get("/8pc.txt", eight_record)
     app.router.add_get("/ws8", eight_socket)
     app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app

@@ -6,8 +6,10 @@
 
 const SQ = 30;              // pixels per square
 const KIND_LETTERS = " PNBRQKQ";
-// Which way each seat's army faces, as quarter turns that bring it to the bottom of the screen.
-const SEAT_TURNS = [0, 1, 1, 2, 2, 3, 3, 0];
+// The quarter turns of the board (screenCell: each takes the bottom edge to the left, the left to
+// the top, the top to the right) that bring an army to the bottom of the screen, by the way its
+// pawns go (the hello's seat direction): an army going east starts on the left edge, three turns.
+const TURNS_FOR_DIRECTION = { north: 0, west: 1, south: 2, east: 3 };
 
 const ui = {
   hello: null,
@@ -49,7 +51,7 @@ function onHello(hello) {
   const first = !ui.hello;
   ui.hello = hello;
   ui.seat = hello.seat;
-  if (first) ui.turns = ui.seat === null ? 0 : SEAT_TURNS[ui.seat];
+  if (first) ui.turns = ui.seat === null ? 0 : TURNS_FOR_DIRECTION[hello.seats[ui.seat].direction];
   fillForms();
   render();
 }
@@ -75,6 +77,7 @@ function seatLabel(seat) {
 // May this tab make the move now?
 function canAct() {
   const g = ui.game;
+  if (ui.seats) return !!g && g.humanToMove && ui.seats.includes(g.turn);   // the live page: the seats you own
   return !!g && g.humanToMove && (ui.seat === null || ui.seat === g.turn);
 }
 
@@ -82,6 +85,7 @@ function render() {
   if (!ui.hello || !ui.game) return;
   renderBoard();
   renderPanel();
+  if (ui.afterRender) ui.afterRender();     // the live server's page adds its own marks
 }
 
 // Board cell (file, rank) -> screen cell (x, y), one cell of margin around for the coordinates.
@@ -148,6 +152,7 @@ function onSquare(name) {
   const g = ui.game;
   if (g.result) { showMessage("The game is over"); return; }
   if (!g.humanToMove) { showMessage(`Wait: it is ${seatName(g.turn)}'s move (a bot)`); return; }
+  if (!canAct() && ui.refuseClick) { showMessage(ui.refuseClick()); return; }
   if (!canAct()) { showMessage(`This tab plays ${seatName(ui.seat)}; it is ${seatName(g.turn)}'s move`); return; }
   const clicks = ui.clicks.concat([name]);
   const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
@@ -436,4 +441,4 @@ function setup() {
 }
 
 setup();
-connect();
+if (!document.body.dataset.live) connect();      // a live game page (live.js) makes its own connection

@@ -46,7 +46,7 @@ function onState(state) {
   if (state.id !== oldId) { ui.view = null; ui.thinking = null;
     const humans = state.players.map((p) => p === "human");
     ui.flipped = humans[1] && !humans[0]; }
-  if (state.sans.length !== oldPlies) { ui.clicks = []; ui.view = null; closeChooser(); }
+  if (state.sans.length !== oldPlies) { ui.clicks = []; ui.view = null; ui.thinking = null; closeChooser(); }
   render();
   document.body.dataset.plies = String(state.sans.length);     // after drawing: tests wait on it
   document.body.dataset.gameId = String(state.id);
@@ -80,6 +80,7 @@ function render() {
   if (!ui.hello || !ui.game) return;
   renderBoard();
   renderPanel();
+  if (ui.afterRender) ui.afterRender();     // the live server's page adds its own marks
 }
 
 function renderBoard() {
@@ -213,6 +214,8 @@ function onSquare(name) {
   if (!live()) { ui.view = null; render(); return; }
   if (g.result) { showMessage("The game is over"); return; }
   if (!g.humanToMove) { showMessage("Wait: it is the engine's move"); return; }
+  const refused = ui.refuseClick && ui.refuseClick();     // the live page: not your seat's move
+  if (refused) { showMessage(refused); return; }
   const clicks = ui.clicks.concat([name]);
   const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
   if (candidates.length === 0) {
@@ -306,7 +309,7 @@ function renderPanel() {
     if (!white) number += 1;
   });
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) scrollIntoList(list, current);
   const humanMove = live() && g.humanToMove;
   $("pass").hidden = !g.canPass;
   $("pass").disabled = !(humanMove && g.canPass);
@@ -431,4 +434,4 @@ function setupButtons() {
 }
 
 setupButtons();
-connect();
+if (!document.body.dataset.live) connect();      // a live game page (live.js) makes its own connection

@@ -26,3 +26,11 @@ function formatClock(seconds) {
   const rest = s - 60 * m;
   return s < 10 ? `${m}:${rest.toFixed(1).padStart(4, "0")}` : `${m}:${String(Math.floor(rest)).padStart(2, "0")}`;
 }
+
+// Scroll `list` (it alone, not the page) so that its child `item` is in its visible part.
+function scrollIntoList(list, item) {
+  const top = list.getBoundingClientRect().top + list.clientTop;
+  const box = item.getBoundingClientRect();
+  if (box.top < top) list.scrollTop -= top - box.top;
+  else if (box.bottom > top + list.clientHeight) list.scrollTop += box.bottom - (top + list.clientHeight);
+}

@@ -1,0 +1,255 @@
+"""The live server's pages end to end: the real `xboard-engine serve` process and its lobby and game
+pages in headless Chromium, several browser profiles at once (each its own webdriver, so its own
+cookies: its own player), clicking as people do."""
+import sys
+
+import pytest
+
+pytest.importorskip("aiohttp")
+pytest.importorskip("selenium")
+
+from live_client import LiveServer  # noqa: E402
+from live_page import LivePage, Profiles  # noqa: E402
+from web_page import have_browser  # noqa: E402
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = LiveServer(tmp_path_factory.mktemp("live"), "--uci-engine", f"ours-uci={sys.executable} -m xboard_engine")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def profiles():
+    p = Profiles()
+    yield p
+    p.quit()
+
+
+# ---------------------------------------------------------------- a. invite link, watcher, sentry push
+def test_two_profiles_play_8piece_through_an_invite_link_and_a_third_watches(server, profiles):
+    a, b, c = (LivePage(d, server) for d in profiles.get(3))
+    a.lobby("Alice")
+    game = a.create(["me", "invite"], variant="8piece")
+    assert a.seats() == "0" and a.data("status") == "open"
+    a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 1, "the invite link")
+    link = a.js("return document.querySelector('#invites .invite input').value")
+    assert link.startswith(server.url + f"/g/{game}#seat=1&invite=")
+
+    b.d.get(link)                                  # a fresh profile: the page load gives it a cookie
+    b.game_page()
+    b.wait(lambda: b.seats() == "1" and b.data("status") == "playing", "Black's seat taken by the link")
+    assert "#" not in b.d.current_url               # the secret is gone from the address bar
+    assert b.js("return document.getElementById('board-svg').dataset.flipped") == "1"
+    assert "(you)" in b.text("player-bottom") and b.text("player-bottom").startswith("Black: Guest")
+    b.type("#name-text", "Bob")
+    b.press("#name-form button")
+    a.wait(lambda: "Black: Bob" in a.names_shown(), "Bob's name on Alice's page")
+    assert a.js("return document.getElementById('board-svg').dataset.flipped") == "0"
+    a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 0, "the used invite hidden")
+
+    c.open(f"/g/{game}")
+    c.game_page()
+    assert c.seats() == "" and "watching" in c.text("live-status")
+    assert not c.js("return document.querySelectorAll('#take-seats button').length")
+    a.wait(lambda: a.data("watchers") == "3", "three pages connected")
+
+    assert "your move" in a.text("status") and "your move" not in b.text("status")
+    # Arrows in a two-player game are the player's own; chat is for everyone (watchers too).
+    a.right_drag("e2", "e4")
+    a.wait(lambda: a.arrows() == [["0", "e2", "e4"]], "the arrow on Alice's page")
+    a.chat("Good luck, have fun <3")
+    for page in (b, c):
+        page.wait(lambda: any("Good luck, have fun <3" in line for line in page.chat_lines()), "the chat line")
+        assert page.arrows() == []
+    c.chat("Watching from the club")
+    a.wait(lambda: any("Watching from the club" in line for line in a.chat_lines()), "the watcher's line")
+    a.right_drag("e2", "e2")
+    a.wait(lambda: a.arrows() == [], "the arrow cleared")
+
+    a.play("d2d3")
+    c.wait(lambda: c.plies() == 1, "the watcher sees White's move")
+    b.play("g8h6")
+    push = next(t for t in a.state()["targets"] if t["path"] == ["c1", "h6", "f5"])   # sentry onto the knight
+    assert push["options"][0]["san"] == "Sh6>Nf5"
+    a.play(push["options"][0]["text"])
+    for page in (a, b, c):
+        page.wait(lambda: page.plies() == 3, "the sentry's push everywhere")
+        assert page.state()["sans"] == ["d3", "Nh6", "Sh6>Nf5"]
+        assert page.js("return document.querySelector('[data-square=\"f5\"] image').dataset.piece") == "n"
+
+    # The watcher's clicks make nothing: no selection, a message, and the server would refuse anyway.
+    c.click("e7")
+    assert "watching" in c.text("message")
+    assert c.js("return document.querySelectorAll('.mark-selected').length") == 0
+    c.js("send({type: 'move', move: 'e7e5'})")
+    c.wait(lambda: "watchers cannot act" in c.text("message"), "the server's refusal")
+    # Black answers; a click out of turn makes nothing; the move lists show the push.
+    b.play("e7e6")
+    b.click("d7")
+    assert "White's move" in b.text("message") and b.plies() == 4
+    c.wait(lambda: c.plies() == 4, "the watcher sees Black's move")
+    assert "Sh6>Nf5" in c.text("moves") and "Sh6>Nf5" in a.text("moves")
+    a.wait(lambda: a.js("return document.getElementById('download').getAttribute('href')") == f"/g/{game}.pgn",
+           "the PGN link")
+
+
+# ---------------------------------------------------------------- b. a Chess80 castle by clicks
+def test_chess80_castle_by_clicks_against_an_engine(server, profiles):
+    (a,) = (LivePage(d, server) for d in profiles.get(1))
+    a.lobby()
+    # Black is another engine the server runs (a UCI engine): the form offers it for a bot seat.
+    a.select("variant", "chess80")
+    a.select("two-tc", "600+5")
+    a.select("seat-1", "bot")
+    assert a.js("return !document.getElementById('level-1').hidden && !document.getElementById('engine-1').hidden")
+    a.select("engine-1", "ours-uci")
+    assert a.js("return document.getElementById('level-1').hidden")
+    message = a.js("return createMessage()")
+    assert message["seats"] == [{"kind": "me"}, {"kind": "bot", "engine": "ours-uci"}]
+    # The form makes games from the start; a position to castle at once is sent over the lobby
+    # page's own connection, and the page goes to the game as after its form.
+    message["fen"] = "4k5/10/10/10/10/10/10/R3K4R w KQ - 0 1"
+    a.js("lobby.ws.send(JSON.stringify(arguments[0]))", message)
+    a.wait(lambda: "/g/" in a.d.current_url, "the game page")
+    a.game_page()
+    a.wait(lambda: a.data("status") == "playing", "the game under way")
+    a.click("e1")
+    marked = a.js("return [...document.querySelectorAll('[data-target]')].map(g => g.dataset.square)")
+    assert {"a1", "b1", "c1", "g1", "h1", "i1", "j1"} <= set(marked)
+    a.click("h1")
+    a.wait(lambda: a.plies() >= 1, "the castle")
+    assert a.state()["sans"][0] == "3-3-3"
+    a.wait(lambda: a.plies() >= 2, "the bot's reply")
+    pieces = a.js("return Object.fromEntries([...document.querySelectorAll('[data-piece]')]"
+                  ".map(i => [i.closest('[data-square]').dataset.square, i.dataset.piece]))")
+    assert pieces.get("h1") == "K" and pieces.get("g1") == "R"
+
+
+# ---------------------------------------------------------------- c. 8 Player Pairs: partner chat and arrows
+def test_eight_player_pairs_partner_chat_and_arrows_reach_the_partner_only(server, profiles):
+    a, b, c, d = (LivePage(x, server) for x in profiles.get(4))
+    # White (A) and Purple (B, by invite link) are partners; Red (C) and Orange (D) join from the lobby.
+    a.lobby("Alice")
+    seats = ["me", "open", "bot", "bot", "invite", "open", "bot", "bot"]
+    game = a.create(seats, kind="eight", mode="pairs", tc="10+5")
+    a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 1, "the invite link")
+    link = a.js("return document.querySelector('#invites .invite input').value")
+    b.d.get(link)
+    b.game_page()
+    b.wait(lambda: b.seats() == "4", "Purple taken by the link")
+    for page, seat, name in ((c, 1, "Carol"), (d, 5, "Dave")):
+        page.lobby(name)
+        page.wait(lambda: page.js(f"return !!document.querySelector('#challenges tr[data-game=\"{game}\"] "
+                                  f"button[data-seat=\"{seat}\"]')"), "the challenge in the lobby")
+        page.press(f'#challenges tr[data-game="{game}"] button[data-seat="{seat}"]')
+        page.game_page()
+        page.wait(lambda: page.seats() == str(seat), f"seat {seat} joined from the lobby")
+    for page in (a, b, c, d):
+        page.wait(lambda: page.data("status") == "playing", "the game under way")
+    # Each player sees their own army at the bottom of the board.
+    for page, seat in ((a, 0), (b, 4), (c, 1), (d, 5)):
+        assert page.js("return document.getElementById('board-svg').dataset.turns") == \
+            str(page.js("return SEAT_TURNS[arguments[0]] % 4", seat))
+    names = a.names_shown()
+    assert "Alice" in names and "Carol" in names and "Dave" in names and "Random mover" in names
+
+    # White moves by clicks; the bots and Red follow.
+    move = next(o["text"] for t in a.state()["targets"] for o in t["options"] if len(t["path"]) == 2)
+    a.play(move)
+    c.wait(lambda: c.state()["turn"] == 1, "Red's turn")
+    c.wait(lambda: "your move" in c.text("status"), "Red's page says so")
+    c.play(next(o["text"] for t in c.state()["targets"] for o in t["options"]))
+
+    # Alice: an arrow and a partner line (Purple only), then a line for everyone (a barrier: the
+    # server sends each page its messages in order).
+    own = [sq for sq, (army, _) in a.state()["pieces"].items() if army == 0]
+    a.right_drag(own[0], own[1])
+    a.wait(lambda: len(a.arrows()) == 1, "the arrow on Alice's page")
+    assert a.js("return ['team', 'all'].every(v => [...document.getElementById('chat-channel').options]"
+                ".some(o => o.value === v))")
+    a.chat("partner: push the queen side", "team")
+    a.chat("good luck all", "all")
+    b.wait(lambda: any("good luck all" in line for line in b.chat_lines()), "the line for everyone")
+    b.wait(lambda: b.arrows() == [["0", own[0], own[1]]], "Alice's arrow on her partner's page")
+    assert any(line.startswith("team ") and "push the queen side" in line for line in b.chat_lines())
+    for page in (c, d):
+        page.wait(lambda: any("good luck all" in line for line in page.chat_lines()), "the line for everyone")
+        assert not any("queen side" in line for line in page.chat_lines())
+        assert page.arrows() == []
+    # Red's partner channel reaches Orange only.
+    c.chat("hold the centre", "team")
+    d.wait(lambda: any("hold the centre" in line for line in d.chat_lines()), "Red's line on Orange's page")
+    c.chat("barrier", "all")
+    for page in (a, b):
+        page.wait(lambda: any("barrier" in line for line in page.chat_lines()), "the barrier")
+        assert not any("hold the centre" in line for line in page.chat_lines())
+    # A right-click on one square clears the arrows, for the partner too.
+    a.right_drag(own[0], own[0])
+    b.wait(lambda: b.arrows() == [], "the arrows cleared")
+
+
+# ---------------------------------------------------------------- d. reconnect
+def test_reconnect_after_a_closed_tab_and_a_server_restart(server, profiles):
+    a, b = (LivePage(d, server) for d in profiles.get(2))
+    a.lobby("Alice")
+    game = a.create(["me", "open"], variant="normal", tc="600+5")
+    b.lobby("Bob")
+    b.open(f"/g/{game}")                      # the game's page: a watcher, offered the free seat
+    b.game_page()
+    assert b.seats() == "" and b.data("status") == "open"
+    b.wait(lambda: b.js("return document.querySelectorAll('#take-seats button').length") == 1, "the Take button")
+    assert b.text("take-seats") == "Take Black"
+    b.press('#take-seats button[data-seat="1"]')
+    b.wait(lambda: b.seats() == "1" and b.data("status") == "playing", "Black taken")
+    assert b.text("take-seats") == ""
+    a.play("e2e4")
+    b.wait(lambda: b.plies() == 1, "White's move")
+
+    # Bob closes his tab: Alice sees him gone and may ask for the win (refused before the grace time).
+    old = b.d.current_window_handle
+    b.d.switch_to.new_window("tab")
+    b.d.switch_to.window(old)
+    b.d.close()
+    b.d.switch_to.window(b.d.window_handles[0])
+    a.wait(lambda: a.js("return document.getElementById('player-top').dataset.connected") == "false",
+           "Bob shown disconnected")
+    assert "Bob — disconnected" in a.text("player-top")
+    a.wait(lambda: a.js("return !document.getElementById('claim-win').hidden"), "the claim button")
+    a.press("#claim-win")
+    a.wait(lambda: "you may claim after" in a.text("message"), "the claim refused before the grace time")
+    b.open(f"/g/{game}")
+    b.game_page()
+    assert b.seats() == "1" and "(you)" in b.text("player-bottom")
+    a.wait(lambda: a.js("return document.getElementById('player-top').dataset.connected") == "true",
+           "Bob shown connected again")
+    assert a.js("return document.getElementById('claim-win').hidden")
+    b.play("e7e5")
+
+    # The server stops and starts again: both pages reconnect by themselves and play on.
+    server.stop()
+    for page in (a, b):
+        page.wait(lambda: page.data("connected") == "0", "the dropped connection")
+    server.start()
+    for page in (a, b):
+        page.wait(lambda: page.data("connected") == "1" and page.plies() == 2, "the page back", timeout=20)
+    assert a.seats() == "0" and b.seats() == "1"
+    a.play("g1f3")
+    b.wait(lambda: b.plies() == 3, "the move after the restart")
+
+    # A draw offered and accepted ends the game; the lobby lists it with its PGN.
+    a.press("#draw")
+    b.wait(lambda: b.text("draw") == "Accept draw", "the offer on Bob's page")
+    assert a.text("draw") == "Draw offered"
+    b.press("#draw")
+    for page in (a, b):
+        page.wait(lambda: page.data("status") == "over", "the game over")
+        assert "1/2-1/2" in page.text("status") and "Game over" in page.text("live-status")
+    a.lobby()
+    a.wait(lambda: a.js(f"return !!document.querySelector('#finished tr[data-game=\"{game}\"] a[href$=\".pgn\"]')"),
+           "the finished game in the lobby")
+    assert "1/2-1/2" in a.js(f"return document.querySelector('#finished tr[data-game=\"{game}\"]').textContent")

@@ -1,0 +1,79 @@
+"""Other engines at the live server's boards: a CECP or UCI engine the server was started with
+(``--engine``/``--uci-engine``) playing a seat of a two-player game, driven by the tournament
+runner's engine code in a worker thread.  One engine process per seat, started at its first move
+and told the game so far (so a restart loses nothing), quit when the game ends."""
+import time
+from typing import List, NamedTuple, Optional, Tuple, Union
+
+from ..match.engines import Engine, EngineConfig, EngineFailure, UciEngine, start_engine
+from ..match.referee import TimeControl, failure_ending, judge_reply, loss, uci_go_line, uci_tokens
+from ..moves import Move
+from ..position import Position
+
+Ending = Tuple[str, str, str]          # result, PGN termination, reason
+
+
+class Turn(NamedTuple):
+    """What an engine needs of the game to move, copied on the server's loop."""
+    variant: str
+    start_fen: str
+    custom_start: bool
+    moves: List[str]
+    pos: Position
+    side: int
+    tc: TimeControl
+    clocks: List[float]                 # seconds left, both sides (empty without a clock)
+    moves_done: List[int]
+
+
+class EngineSeat:
+    """An outside engine playing one seat."""
+
+    def __init__(self, config: EngineConfig) -> None:
+        self.config = config
+        self.engine: Optional[Engine] = None
+        self.known = 0                      # plies a CECP engine has been told
+
+    def move(self, turn: Turn) -> Union[str, Ending]:
+        """The engine's move (coordinate text), or the end its reply or failure brings (blocking)."""
+        side = turn.side
+        try:
+            if self.engine is None:
+                self.engine = start_engine(self.config)
+                uci = isinstance(self.engine, UciEngine)
+                told = [] if uci else list(turn.moves)
+                self.engine.new_game(turn.variant, turn.start_fen if turn.custom_start else None, told,
+                                     turn.tc.xboard_commands())
+                self.known = len(told)
+            engine = self.engine
+            uci = isinstance(engine, UciEngine)
+            clocks = turn.clocks or [0.0, 0.0]
+            started = time.monotonic()
+            budget = turn.tc.budget(clocks[side], uci)
+            if uci:
+                reply = engine.play_uci(uci_tokens(turn.variant, turn.start_fen, turn.moves),
+                                        uci_go_line((turn.tc, turn.tc), side, clocks, turn.moves_done),
+                                        started + budget)
+            else:
+                last = turn.moves[-1] if len(turn.moves) > self.known else None
+                mine, theirs = (clocks[side], clocks[1 - side]) if turn.clocks else (None, None)
+                reply = engine.play(last, mine, theirs, started + budget)
+        except EngineFailure as failure:
+            self.close()
+            if failure.kind == "stall":
+                return loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time")
+            return failure_ending(side, failure)
+        judged = judge_reply(turn.pos, reply, uci)
+        if not isinstance(judged, Move):
+            self.close()
+            return judged
+        self.known = len(turn.moves) + 1
+        return turn.pos.move_text(judged)
+
+    def close(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            try:
+                engine.quit()
+            except Exception:
+                pass
