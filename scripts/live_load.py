@@ -22,7 +22,7 @@ clients last saw.
 directory; the clients reconnect with their cookies (same seats) and play on.  It reports the
 acknowledged moves missing after the restart (must be 0) and whether every game moved again.
 
-    python scripts/live_load.py --games 200 --eight 10 --watchers 200 --pace 6 --duration 120
+    python scripts/live_load.py --games 200 --eight 10 --watchers 200 --pace 5 --duration 90
     python scripts/live_load.py --games 50 --eight 4 --watchers 50 --pace 3 --duration 40 --kill-halfway
     python scripts/live_load.py --games 200 --eight 10 --watchers 200 --server-python pypy3
     python scripts/live_load.py --url http://127.0.0.1:8766 --data-dir ~/.local/share/xboard-engine/live ...
@@ -145,13 +145,16 @@ class Server:
 
 # --------------------------------------------------------------------- statistics
 CANARY = """
-import sys, time
+import os, sys, time
+parent = os.getppid()
 lags = []
 while True:
     t = time.monotonic()
     time.sleep(0.01)
     lags.append(time.monotonic() - t - 0.01)
     if len(lags) % 100 == 0:
+        if os.getppid() != parent:          # the load generator is gone
+            break
         sys.stdout.write(" ".join(f"{x:.5f}" for x in lags) + "\\n")
         sys.stdout.flush()
         lags = []
@@ -727,7 +730,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="two-player games (default %(default)s)")
     p.add_argument("--eight", type=int, default=2, help="8 Player Chess games (default %(default)s)")
     p.add_argument("--watchers", type=int, default=20, help="watchers over all games (default %(default)s)")
-    p.add_argument("--pace", type=float, default=6.0, help="seconds between moves in each game (default %(default)s)")
+    p.add_argument("--pace", type=float, default=5.0,
+                   help="seconds between moves (plies) in each game (default %(default)s: people playing blitz, "
+                        "e.g. 5+0, think about 5 s a move; 8 Player seats at 10+5 take longer, so this is harsh there)")
     p.add_argument("--duration", type=float, default=60.0, help="seconds of play (default %(default)s)")
     p.add_argument("--moves", type=int, help="moves per game instead of a duration")
     p.add_argument("--variant", default="normal", help="two-player variant (default %(default)s)")

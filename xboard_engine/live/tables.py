@@ -70,6 +70,7 @@ class Table:
             fixed = {k: v for k, v in self._view.items() if k not in live}
             self._text = dumps(fixed)[:-1]
         return self._text + "," + dumps(live)[1:]
+
     def record(self, names: List[str]) -> Tuple[str, str, str]: raise NotImplementedError
     def team_of(self, seat: int) -> Optional[int]: return None
     def square_names(self) -> List[str]: raise NotImplementedError

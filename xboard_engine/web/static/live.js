@@ -92,7 +92,7 @@ function setSeats() {
 function orient() {
   const mine = room.yourSeats;
   if (room.kind === "two") ui.flipped = mine.length === 1 && mine[0] === 1;
-  else if (mine.length) ui.turns = SEAT_TURNS[mine[0]];
+  else if (mine.length) ui.turns = TURNS_FOR_DIRECTION[ui.hello.seats[mine[0]].direction];
   if (ui.game) render();
 }
 
