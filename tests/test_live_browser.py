@@ -152,9 +152,10 @@ def test_eight_player_pairs_partner_chat_and_arrows_reach_the_partner_only(serve
     for page in (a, b, c, d):
         page.wait(lambda: page.data("status") == "playing", "the game under way")
     # Each player sees their own army at the bottom of the board.
-    for page, seat in ((a, 0), (b, 4), (c, 1), (d, 5)):
-        assert page.js("return document.getElementById('board-svg').dataset.turns") == \
-            str(page.js("return SEAT_TURNS[arguments[0]] % 4", seat))
+    # Each army at the bottom: White's pawns go north (no turn), Purple's south (a half turn), Red's
+    # east (three quarter turns), Orange's west (one).
+    for page, turns in ((a, "0"), (b, "2"), (c, "3"), (d, "1")):
+        assert page.js("return document.getElementById('board-svg').dataset.turns") == turns
     names = a.names_shown()
     assert "Alice" in names and "Carol" in names and "Dave" in names and "Random mover" in names
 
