@@ -204,7 +204,7 @@ class Run:
     def __init__(self, server: Server, args: argparse.Namespace) -> None:
         self.server = server
         self.args = args
-        self.latencies: List[float] = []
+        self.latencies: List[Tuple[float, float]] = []     # (when sent, round trip)
         self.errors: List[str] = []
         self.moves_sent = 0
         self.moves_acked = 0
@@ -389,7 +389,7 @@ class LiveGame:
         for p in done:
             self.pending.remove(p)
             if not p.interrupted:
-                self.run.latencies.append(p.last - p.sent)
+                self.run.latencies.append((p.sent, p.last - p.sent))
 
     def on_error(self, conn: Conn) -> None:
         for p in list(self.pending):
@@ -643,7 +643,14 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     for s in run.sessions:
         await s.close()
     gc.unfreeze()
-    lat = [x * 1000 for x in run.latencies]
+    lat = [x * 1000 for _, x in run.latencies]
+    if restart:
+        # Moves sent before the kill, and those sent once everyone was back (a pace later, so the
+        # moves held up by the outage are not among them); the rest are the recovery's.
+        calm = restart["killed_at"] + restart["back"] + args.pace
+        restart["p99_before"] = percentile([x * 1000 for t, x in run.latencies if t < restart["killed_at"]], 99)
+        restart["p99_after"] = percentile([x * 1000 for t, x in run.latencies if t > calm], 99)
+        restart["recovery"] = sum(1 for t, _ in run.latencies if restart["killed_at"] <= t <= calm)
     return {"games": args.games, "eight": args.eight, "watchers": args.watchers, "connections": connections,
             "pace": args.pace, "wall": wall, "moves": len(lat), "sent": run.moves_sent, "acked": run.moves_acked,
             "p50": percentile(lat, 50), "p90": percentile(lat, 90), "p99": percentile(lat, 99),
@@ -694,7 +701,8 @@ async def kill_and_restart(run: Run, server: Server, say: Any) -> Dict[str, Any]
     run.after_restart = True
     say(f"server up again in {up:.2f} s, every connection back in {back:.2f} s; "
         f"acknowledged moves missing: {lost}")
-    return {"lost": lost, "up": up, "back": back, "cpu_before": cpu_before, "hwm_before": hwm_before}
+    return {"lost": lost, "up": up, "back": back, "cpu_before": cpu_before, "hwm_before": hwm_before,
+            "killed_at": killed}
 
 
 def show(result: Dict[str, Any], label: str = "") -> None:
@@ -723,6 +731,9 @@ def show(result: Dict[str, Any], label: str = "") -> None:
         print(f"  SIGKILL halfway: server up again in {x['up']:.2f} s, everyone back in {x['back']:.2f} s, "
               f"acknowledged moves missing after the restart {x['lost']}, games that did not move again "
               f"{x['not_resumed']}")
+        print(f"  round trip p99 of the moves sent before the kill {x['p99_before']:.1f} ms, of those sent a pace "
+              f"after everyone was back {x['p99_after']:.1f} ms ({x['recovery']} moves in between, held up by "
+              f"the outage, are in the whole run's figures above)")
 
 
 def parser() -> argparse.ArgumentParser:
