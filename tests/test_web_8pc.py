@@ -17,7 +17,7 @@ from web_page import EightPage, Server, chrome, have_browser  # noqa: E402
 
 from xboard_engine.multi.game import Game  # noqa: E402
 from xboard_engine.multi.notation import move_text  # noqa: E402
-from xboard_engine.web.eight import Clock, EightGame, click_targets, piece_picture  # noqa: E402
+from xboard_engine.web.eight_game import Clock, EightGame, click_targets, piece_picture  # noqa: E402
 
 ALL_HUMAN = ["human"] * 8
 ONE_HUMAN = ["human"] + ["random"] * 7
@@ -145,7 +145,7 @@ def test_castling_is_clicked_as_the_king_to_its_destination():
 
 
 def test_the_state_marks_kings_in_check_and_the_last_move():
-    from xboard_engine.web.eight import EightGame
+    from xboard_engine.web.eight_game import EightGame
     game = EightGame(players=ALL_HUMAN, seed=3)
     rng = random.Random(3)
     for _ in range(2000):
@@ -520,7 +520,7 @@ def test_the_leader_of_the_last_two_claims_the_game_with_the_button(tmp_path, dr
     game (resumed by the server) has White and Red left; White takes a 30-point queen by clicks, Red
     answers, and only then does the page offer White the claim."""
     from eightplayer_helpers import make_game
-    from xboard_engine.web.eight import EightGame
+    from xboard_engine.web.eight_game import EightGame
     game = make_game({"i5": "wR", "i10": "rQ"}, active="wr", options={"custom_points": "Q30"})
     data = tmp_path / "data"
     data.mkdir()
@@ -555,7 +555,7 @@ def test_E4_4_a_king_is_captured_by_clicks(tmp_path, driver):
     on Blue's king a17; Red clicks the rook, then the king's square.  The page shows Blue out with
     its units grey, Red's 25 points and the referee's words; the record replays to it."""
     from eightplayer_helpers import make_game
-    from xboard_engine.web.eight import EightGame
+    from xboard_engine.web.eight_game import EightGame
     game = make_game({"a19": "wN", "a20": "rR", "c16": "bB"}, active="wrb")
     data = tmp_path / "data"
     data.mkdir()
@@ -587,7 +587,7 @@ def test_E4_2_a_credit_of_nobody_is_shown(tmp_path, driver):
     the check is gone, but Yellow still cannot move: a stalemate in waiting that nobody made.  The page
     lists it with "credit nobody" (it drew nothing there before the creditor could be none)."""
     from eightplayer_helpers import make_game
-    from xboard_engine.web.eight import EightGame
+    from xboard_engine.web.eight_game import EightGame
     game = make_game({"d24": "rR", "e24": "wB", "k23": "wR", "g22": "wN"}, active="wrby")
     game.play_text("Bd23")
     game.resign()

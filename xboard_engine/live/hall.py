@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, List, Optional, Set
 
 from ..errors import RulesError
 from ..match.engines import EngineConfig
-from ..web.eight import BOT_LEVELS as EIGHT_LEVELS
+from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS
 from . import talk, wire
 from .engines import EngineSeat, Turn
 from .bots import BotPool, budget, eight_player_move, seed_now, two_player_move

@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Tuple
 
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..variant import get_variant, variant_names
-from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, board_hello
+from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..web.game import variant_info
 from .hall import Hall
 from .room import Room, Viewer, new_secret, token_hash

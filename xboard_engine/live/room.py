@@ -5,7 +5,7 @@ import hashlib
 import secrets
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set
 
-from ..web.eight import HUMAN
+from ..web.eight_game import HUMAN
 from . import wire
 from .engines import EngineSeat
 from .store import StoredGame, StoredSeat

@@ -14,7 +14,7 @@ from ..multi.game import MODES, Game
 from ..multi.notation import move_text as eight_move_text
 from ..multi.record import write_record
 from ..variant import get_variant, variant_names
-from ..web.eight import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
+from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
 from ..web.game import WebGame, parse_time_control, variant_info
 from .wire import dumps
 

@@ -55,7 +55,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                          "(or pip install aiohttp)\n")
         return 2
     from aiohttp import web
-    from .server import Room, make_app
+    from .routes import make_app
+    from .server import Room
     engines: Dict[str, EngineConfig] = {
         OWN_ENGINE: EngineConfig(OWN_ENGINE, f"{shlex.quote(sys.executable)} -m xboard_engine")}
     for name, config in args.engine + args.uci_engine:

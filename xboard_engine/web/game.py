@@ -57,7 +57,6 @@ def move_targets(pos: Position) -> List[Dict[str, Any]]:
     facing), offered by a chooser showing each one's picture.  A castle's second path (king onto
     its partner) is left out where it is another move's own path."""
     v = pos.variant
-    white = pos.stm == 0
     by_path: Dict[Tuple[str, ...], List[Move]] = {}
     alternative: Dict[Tuple[str, ...], bool] = {}
     legal = pos.legal_moves()

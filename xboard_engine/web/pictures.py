@@ -3,7 +3,7 @@ drawings the engine gives XBoard) and ``/piece8/ARMY-KIND.svg`` (8 Player Chess 
 from aiohttp import web
 
 from ..images import drawing, drawing_names
-from .eight import piece_picture
+from .eight_game import piece_picture
 
 CACHE = {"Cache-Control": "max-age=3600"}
 

@@ -1,0 +1,273 @@
+"""8 Player Chess as the browser boards see it, without I/O: the bot levels, the armies' pictures,
+the clock, the legal moves as clicks, ``EightGame`` (the rules' ``Game`` with players, clocks and
+the scoreboard view) and the page's first message (``board_hello``).  The local board's room is in
+``eight.py``; the live server's table adapter uses this too."""
+import datetime
+import re
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..images import ORTHODOX_DRAWINGS, drawing
+from ..moves import CASTLE, Move
+from ..multi.game import MODES, OPTION_NAMES, Game
+from ..multi.notation import move_text as notation_move_text
+from ..multi.position import ACTIVE, ZOMBIE
+from ..multi.record import write_record
+from ..multi.rules import GREY, KIND_LETTERS, POINT_QUEEN
+
+HUMAN = "human"
+# Bot levels: name -> (words, Bot keyword arguments; None: a random legal move, no search).
+BOT_LEVELS: Dict[str, Tuple[str, Optional[Dict[str, Any]]]] = {
+    "random": ("Random mover", None),
+    "fast": ("Bot, fast (depth 1)", {"depth": 1, "movetime": 0.3}),
+    "normal": ("Bot, 1 s a move", {"movetime": 1.0}),
+    "strong": ("Bot, 3 s a move", {"movetime": 3.0}),
+}
+TIME_CONTROLS = ["none", "10+5", "5+3", "3+2", "1+1", "15+10"]
+ARMY_FILLS = ["#ffffff", "#e0302a", "#2f6fe0", "#f5d312", "#9040c8", "#f58a14", "#2ea043", "#000000", "#9a9a9a"]
+CREAM = "#ffffcc"
+MAX_PACE = 10.0
+
+
+# --------------------------------------------------------------------- pictures
+def piece_picture(army: int, kind: int) -> str:
+    """The SVG of unit ``kind`` (1..7) of ``army`` (0..7 a seat, 8 grey): the orthodox drawing with
+    the army's body colour; the 1 Point Queen is a queen with a "1" on it.  Raises KeyError."""
+    if not 0 <= army <= GREY or not 1 <= kind <= POINT_QUEEN:
+        raise KeyError((army, kind))
+    letter = "Q" if kind == POINT_QUEEN else KIND_LETTERS[kind]
+    if army == 7:
+        svg = drawing(ORTHODOX_DRAWINGS[letter], False)        # black body, cream details
+    else:
+        svg = drawing(ORTHODOX_DRAWINGS[letter], True).replace(CREAM, ARMY_FILLS[army])
+    if kind == POINT_QUEEN:
+        ink, paper = ("#ffffcc", "#000000") if army == 7 else ("#000000", "#ffffff")
+        svg = svg.replace("</svg>", f'  <circle cx="50" cy="58" r="14" fill="{paper}" stroke="{ink}" stroke-width="2.5"/>\n'
+                          f'  <text x="50" y="67" font-size="26" font-weight="bold" text-anchor="middle" '
+                          f'font-family="sans-serif" fill="{ink}">1</text>\n</svg>')
+    return svg
+
+
+# --------------------------------------------------------------------- clocks
+class Clock:
+    """A time control of minutes + seconds added per move (``10+5``), or ``none``."""
+
+    def __init__(self, text: str) -> None:
+        text = text.strip().lower()
+        self.text = text
+        if text in ("", "none", "-"):
+            self.text, self.base, self.increment = "none", 0.0, 0.0
+            return
+        match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?", text)
+        if not match:
+            raise ValueError(f"time control {text!r}: want MINUTES+SECONDS (e.g. 10+5) or none")
+        self.base = float(match.group(1)) * 60
+        self.increment = float(match.group(2) or 0)
+        if not 0 < self.base <= 24 * 3600 or self.increment > 3600:
+            raise ValueError(f"time control {text!r} is out of range (up to 1440 minutes, 3600 s a move)")
+
+    @property
+    def on(self) -> bool:
+        return self.base > 0
+
+
+# --------------------------------------------------------------------- the game
+def click_targets(game: Game) -> List[Dict[str, Any]]:
+    """Each legal move of the seat to move as the squares clicked (from, to; a castle is the king
+    and its destination) with the moves they may mean: several for a promotion (a chooser)."""
+    pos = game.position
+    names = game.v.names
+    legal = game.legal_moves()
+    by_path: Dict[Tuple[str, str], List[Dict[str, str]]] = {}
+    for m in legal:
+        text = notation_move_text(pos, m, legal=legal)
+        promo = KIND_LETTERS[m.placed & 7] if m.kind != CASTLE and m.placed != pos.board[m.frm] else ""
+        if promo == "D":
+            promo = "Q"
+        by_path.setdefault((names[m.frm], names[m.to]), []).append({"text": text, "promotion": promo})
+    return [{"path": list(path), "options": options} for path, options in sorted(by_path.items())]
+
+
+class EightGame:
+    """One game of 8 Player Chess as the board hosts it: the rules' ``Game``, who plays each seat
+    (``HUMAN`` or a bot level), the clocks (seconds, measured here) and the bots' pace."""
+
+    def __init__(self, mode: str = "singles", options: Optional[Dict[str, Any]] = None,
+                 players: Optional[List[str]] = None, tc: str = "none", pace: float = 0.5,
+                 game_id: int = 1, seed: Optional[int] = None, game: Optional[Game] = None) -> None:
+        players = list(players) if players is not None else [HUMAN] + ["fast"] * 7
+        if len(players) != 8:
+            raise ValueError(f"players: want 8 (one per seat), got {len(players)}")
+        for p in players:
+            if p != HUMAN and p not in BOT_LEVELS:
+                raise ValueError(f"player {p!r}: want human or a bot level ({', '.join(BOT_LEVELS)})")
+        if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not 0 <= pace <= MAX_PACE:
+            raise ValueError(f"pace: seconds a bot move shows for at least, 0 to {MAX_PACE:g}")
+        self.game = game if game is not None else Game(mode, options or {}, seed=seed)
+        self.players = players
+        self.clock = Clock(tc)
+        self.pace = float(pace)
+        self.id = game_id
+        self.clocks = [self.clock.base] * 8
+        self.turn_started = time.monotonic()
+        self.date = datetime.date.today().strftime("%Y.%m.%d")
+        self.note = ""                  # the last bot's search, or what happened last
+        self.version = 0                # grows with every change: a bot's answer for an old one is dropped
+
+    # ----------------------------------------------------------------- reading
+    def player_name(self, seat: int) -> str:
+        p = self.players[seat]
+        return "Human" if p == HUMAN else BOT_LEVELS[p][0]
+
+    def human_to_move(self) -> bool:
+        turn = self.game.turn
+        return turn is not None and self.players[turn] == HUMAN
+
+    def running(self) -> Optional[int]:
+        """The seat whose clock runs, or None (no clock or the game is over)."""
+        return self.game.turn if self.clock.on else None
+
+    def clock_left(self, seat: int, now: Optional[float] = None) -> float:
+        if not self.clock.on:
+            return 0.0
+        if seat == self.running():
+            return self.clocks[seat] - ((now or time.monotonic()) - self.turn_started)
+        return self.clocks[seat]
+
+    # ----------------------------------------------------------------- changes
+    def _charge(self, seat: int, moved: bool) -> None:
+        """``seat``'s turn has just ended (the game has already passed the turn on, so its clock is
+        no longer the running one): the time since the turn began comes off it."""
+        now = time.monotonic()
+        if self.clock.on:
+            self.clocks[seat] += (self.clock.increment if moved else 0.0) - (now - self.turn_started)
+        self.turn_started = now
+        self.version += 1
+
+    def play(self, move: Move) -> None:
+        """Make legal ``move`` for the seat to move and charge its clock (raises RulesError)."""
+        seat = self.game.turn
+        if seat is None:
+            raise ValueError("the game is over")
+        self.game.play(move)
+        self._charge(seat, True)
+
+    def resign(self) -> None:
+        seat = self.game.turn
+        if seat is None:
+            raise ValueError("the game is over")
+        self.game.resign()
+        self._charge(seat, False)
+        self.note = f"{self.game.seat_name(seat)} resigns"
+
+    def claim(self) -> None:
+        seat = self.game.turn
+        if seat is None:
+            raise ValueError("the game is over")
+        self.game.claim()
+        self._charge(seat, False)
+
+    def flag(self) -> bool:
+        """The seat to move loses on time if its clock has run out; True if it did."""
+        seat = self.running()
+        if seat is None or self.clock_left(seat) > 0:
+            return False
+        self.game.timeout()
+        self.clocks[seat] = 0.0
+        self._charge(seat, False)
+        self.clocks[seat] = 0.0
+        self.note = f"{self.game.seat_name(seat)} runs out of time"
+        return True
+
+    # ----------------------------------------------------------------- views
+    def last_move(self) -> Optional[List[str]]:
+        """The from and to squares of the last move made (a Zombie King's too)."""
+        for entry in reversed(getattr(self.game.position, "_stack", [])):
+            m = entry[0]
+            if m is not None:
+                return [self.game.v.names[m[0]], self.game.v.names[m[1]]]
+        return None
+
+    def record(self) -> str:
+        return write_record(self.game, players={s: self.player_name(s) for s in range(8)})
+
+    def snapshot(self) -> Dict[str, Any]:
+        """Everything a page needs to draw the game (JSON-ready)."""
+        g = self.game
+        v = g.v
+        pos = g.position
+        names = v.names
+        pieces = {}
+        for army in range(GREY + 1):
+            for sq in pos.units[army]:
+                code = pos.board[sq]
+                pieces[names[sq]] = [army, code & 7]
+        checked = [names[pos.kings[s]] for s in range(8)
+                   if pos.state[s] in (ACTIVE, ZOMBIE) and pos.kings[s] and pos.in_check(s)]
+        seats = []
+        for s in range(8):
+            credit = g.credit.get(s)
+            seats.append({"player": self.players[s], "name": self.player_name(s), "score": g.scores[s],
+                          "status": g.status(s),
+                          "credit": None if credit is None else
+                          {"creditor": credit[0], "kind": "mate" if credit[1] == "m" else "stalemate"},
+                          "pairScore": g.pair_score(s), "clock": round(self.clock_left(s), 3)})
+        moves = []
+        set_number, last = 1, -1
+        for seat, kind, text in g.actions:
+            if kind == "move" and last >= 0 and seat <= last:
+                set_number += 1
+            if kind == "move":
+                last = seat
+            moves.append([set_number, seat, kind, text])
+        result = g.result
+        turn = g.turn
+        return {
+            "type": "state", "id": self.id, "version": self.version, "mode": g.mode,
+            "options": g.options.as_dict(), "players": self.players, "seats": seats,
+            "teamScores": [g.team_score(t) for t in range(len(v.teams))] if g.mode == "teams" else None,
+            "turn": turn, "pieces": pieces, "lastMove": self.last_move(), "check": checked,
+            "targets": click_targets(g) if self.human_to_move() else [],
+            "humanToMove": self.human_to_move(),
+            "claimAllowed": turn is not None and self.players[turn] == HUMAN and g.claim_allowed(turn),
+            "tc": self.clock.text, "hasClock": self.clock.on, "running": self.running(),
+            "moves": moves, "log": [[i, words] for i, words in g.log], "note": self.note,
+            "result": None if result is None else {"reason": result.reason, "winners": list(result.winners),
+                                                    "scores": list(result.scores), "draw": result.draw},
+        }
+
+    # ----------------------------------------------------------------- persistence
+    def to_json(self) -> Dict[str, Any]:
+        return {"game": self.game.to_dict(), "players": self.players, "tc": self.clock.text, "pace": self.pace,
+                "id": self.id, "date": self.date,
+                "clocks": [self.clock_left(s) for s in range(8)]}
+
+    @classmethod
+    def from_json(cls, data: Dict[str, Any]) -> "EightGame":
+        """A saved game (raises ValueError, KeyError, TypeError or RulesError if it is not one)."""
+        game = Game.from_dict(data["game"])
+        out = cls(players=[str(p) for p in data["players"]], tc=str(data["tc"]), pace=float(data["pace"]),
+                  game_id=int(data["id"]), game=game)
+        clocks = [float(c) for c in data["clocks"]]
+        if len(clocks) != 8:
+            raise ValueError("eight clocks wanted")
+        out.clocks = clocks
+        out.date = str(data.get("date", out.date))
+        return out
+
+
+def board_hello(v: Any) -> Dict[str, Any]:
+    """What an 8 Player Chess page needs before its first state: modes, options, bot levels, clocks,
+    the seats (colours, partners, teams, the way their pawns go) and the board's squares of
+    multi-variant ``v``."""
+    return {"type": "hello", "modes": list(MODES),
+            "options": [{"name": n, "help": h, "modes": list(m),
+                         "kind": "points" if n == "custom_points" else "number" if n == "checkmates_needed"
+                         else "flag"} for n, (h, m) in OPTION_NAMES.items()],
+            "levels": [{"name": k, "words": w} for k, (w, _) in BOT_LEVELS.items()],
+            "timeControls": TIME_CONTROLS,
+            "seats": [{"colour": s.colour, "letter": s.letter, "numeral": s.numeral, "fill": ARMY_FILLS[i],
+                       "partner": v.partner[i], "team": v.team_of[i], "direction": s.direction}
+                      for i, s in enumerate(v.seats)],
+            "teamNames": list(v.team_names), "files": v.files, "ranks": v.ranks,
+            "squares": [[v.names[sq], v.file_of[sq], v.rank_of[sq]] for sq in v.squares]}
