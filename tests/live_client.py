@@ -33,7 +33,9 @@ class LiveServer:
         line = self.proc.stdout.readline()
         match = re.search(r"open (http://[^/\s]+)/", line)
         if not match:
-            rest = self.proc.stdout.read() if self.proc.poll() is not None else ""
+            if self.proc.poll() is None:
+                self.proc.kill()                  # started but not as expected: leave nothing behind
+            rest = self.proc.stdout.read()
             raise RuntimeError(f"the server did not start: {line}{rest}")
         self.url = match.group(1)
         self.port = int(self.url.rsplit(":", 1)[1])
