@@ -1,11 +1,10 @@
 """The live server's pages (xboard-engine serve) as people use them, in headless Chromium: browser
 profiles (each a separate webdriver, so its own cookies: its own player) and a page's lobby, seats,
 clicks, chat and arrows.  Used by tests/test_live_browser.py and scripts/live_screenshots.py."""
-import time
 from typing import Any, Dict, List, Optional
 
 from live_client import LiveServer
-from web_page import PageTimeout, chrome
+from web_page import chrome, wait_until
 
 
 class Profiles:
@@ -46,15 +45,10 @@ class LivePage:
         return self.js("const e = document.getElementById(arguments[0]); return e ? e.textContent : ''", element_id)
 
     def wait(self, condition, what: str, timeout: float = 30.0) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.05)
-        raise PageTimeout(f"timed out waiting for {what}; page {self.d.current_url} says: "
-                          f"{self.text('live-status')!r} {self.text('status')!r} {self.text('message')!r} "
-                          f"{self.text('lobby-message')!r}; script errors: {self.errors()}")
+        return wait_until(condition, timeout, lambda: (
+            f"timed out waiting for {what}; page {self.d.current_url} says: {self.text('live-status')!r} "
+            f"{self.text('status')!r} {self.text('message')!r} {self.text('lobby-message')!r}; "
+            f"script errors: {self.errors()}"))
 
     def errors(self) -> List[str]:
         return [e["message"] for e in self.d.get_log("browser") if e["level"] == "SEVERE"]

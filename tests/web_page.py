@@ -78,6 +78,18 @@ class PageTimeout(AssertionError):
     """The page did not reach the state waited for in time."""
 
 
+def wait_until(condition, timeout: float, describe) -> Any:
+    """``condition()``'s first true value, polled every 50 ms; PageTimeout(``describe()``) after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise PageTimeout(describe())
+
+
 class BrowserPage:
     """A page of the browser board as its user sees it: script values, texts, clicks, selects."""
 
@@ -94,14 +106,8 @@ class BrowserPage:
         return self.d.execute_script(script, *args)
 
     def wait(self, condition, what: str, timeout: float = 30.0) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(0.05)
-        raise PageTimeout(f"timed out waiting for {what}; page says: {self.text('status')!r} "
-                          f"{self.text('message')!r}")
+        return wait_until(condition, timeout, lambda: f"timed out waiting for {what}; page says: "
+                          f"{self.text('status')!r} {self.text('message')!r}")
 
     def state(self) -> Dict[str, Any]:
         return self.js("return ui.game")

@@ -147,12 +147,10 @@ def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
         return []
     out = []
     for room in sorted(hall.rooms.values(), key=lambda r: r.id):
-        if room.status in ("open", "playing") and room.owned_by(pid):
-            stored = hall.store.game(room.id)
-            if stored is not None:
-                entry = _entry(hall, stored)
-                entry["status"] = room.status
-                out.append(entry)
+        if room.status in ("open", "playing") and room.owned_by(pid):     # from memory: no database read
+            entry = _entry(hall, StoredGame(room.id, room.kind, room.config, room.status, 0.0, None, None))
+            entry["status"] = room.status
+            out.append(entry)
     return out
 
 
