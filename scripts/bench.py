@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Engine benchmark in two sections: perft throughput and fixed-depth search.
+"""Engine benchmark in three sections: perft throughput, fixed-depth search, and threads.
 
 PERFT section: leaves per second with a full make/unmake of every leaf. Runs each variant's start
 position and Kiwipete. When python-chess is importable (here, or in the ``--reference-python``
@@ -15,7 +15,11 @@ least half of orthodox. Middlegame positions are reached by fixed legal moves fr
     python scripts/bench.py                 # CPython, both sections
     pypy3 scripts/bench.py                  # PyPy, python-chess measured under python3
     python scripts/bench.py --quick         # shallower depths
-    python scripts/bench.py --perft-only    # or --search-only
+    python scripts/bench.py --perft-only    # or --search-only, --threads-only
+
+THREADS section: time to a fixed depth and nodes/s of one process and of two (``Threads``/``cores``
+2: the engine's search and a helper process sharing the transposition table), alternately in the same
+run (see ``run_threads``).
 
 The last lines are the signatures, which must not change unless the rules (perft) or the search do:
 ``signature N`` is the total perft leaf count, ``search signature N`` the total number of search
@@ -29,6 +33,7 @@ order also follows a Position's push/pop history.
 """
 import argparse
 import json
+import math
 import os
 import platform
 import subprocess
@@ -178,6 +183,56 @@ def run_search(args) -> Optional[int]:
     return signature
 
 
+THREAD_CASES = [("normal", "ruy lopez"), ("normal", "kiwipete"), ("chess80", "middlegame"),
+                ("fullcavalry", "middlegame"), ("8piece", "middlegame"), ("8piece-2019", "start")]
+
+
+def run_threads(args) -> None:
+    """The threads section: each of ``THREAD_CASES`` searched to its depth by one process and by two
+    (the engine's search and one helper sharing the table, ``xboard_engine/smp.py``), alternately, in
+    the same run; per position the time to the depth and the nodes/s of each, then their geometric
+    means.  The table is cleared before every search; the helper is started and warmed up first.
+    Two processes are not deterministic: the times are the median of ``--repeat`` runs (at least 3)."""
+    from xboard_engine.bench import SEARCH_CASES, bench_position
+    from xboard_engine.search import Limits
+    from xboard_engine.smp import ParallelSearcher
+
+    cases = [c for c in SEARCH_CASES if (c[1], c[0]) in THREAD_CASES]
+    searchers = {}
+    for threads in (1, 2):
+        searchers[threads] = ParallelSearcher()
+        searchers[threads].set_threads(threads)
+        searchers[threads].search(bench_position("normal", None, None, ""), Limits(depth=4))
+    repeat = max(3, REPEAT)
+    print(f"{'variant':14} {'position':12} {'depth':>5} {'s (1)':>7} {'s (2)':>7} {'speedup':>7} "
+          f"{'nodes/s (1)':>11} {'nodes/s (2)':>11} {'ratio':>6}")
+    speedups, nps_ratios = [], []
+    try:
+        for label, variant, number, fen, moves, depth, quick in cases:
+            depth = quick if args.quick else depth
+            runs: Dict[int, List[Tuple[float, int]]] = {1: [], 2: []}
+            for _ in range(repeat):
+                for threads in (1, 2):
+                    searcher = searchers[threads]
+                    searcher.clear()
+                    pos = bench_position(variant, number, fen, moves)
+                    start = time.perf_counter()
+                    nodes = searcher.search(pos, Limits(depth=depth)).nodes
+                    runs[threads].append((time.perf_counter() - start, nodes))
+            seconds = {t: sorted(r)[len(r) // 2][0] for t, r in runs.items()}
+            nps = {t: sum(n for _, n in r) / sum(s for s, _ in r) for t, r in runs.items()}
+            speedups.append(seconds[1] / seconds[2])
+            nps_ratios.append(nps[2] / nps[1])
+            print(f"{variant:14} {label:12} {depth:>5} {seconds[1]:>7.2f} {seconds[2]:>7.2f} "
+                  f"{speedups[-1]:>7.2f} {nps[1]:>11.0f} {nps[2]:>11.0f} {nps_ratios[-1]:>6.2f}", flush=True)
+    finally:
+        for searcher in searchers.values():
+            searcher.close()
+    mean = lambda values: math.exp(sum(math.log(v) for v in values) / len(values))  # noqa: E731
+    print(f"2 processes against 1: time to depth {mean(speedups):.2f}x faster, "
+          f"nodes/s {mean(nps_ratios):.2f}x (geometric means)")
+
+
 def main() -> int:
     tune_jit()                      # as the engine runs (xboard_engine/runtime.py)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -188,6 +243,7 @@ def main() -> int:
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--perft-only", action="store_true", help="run only the perft section")
     only.add_argument("--search-only", action="store_true", help="run only the search section")
+    only.add_argument("--threads-only", action="store_true", help="run only the threads section")
     parser.add_argument("--reference-only", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global REPEAT
@@ -198,6 +254,9 @@ def main() -> int:
 
     print(f"{platform.python_implementation()} {platform.python_version()}")
     perft_signature = search_signature = None
+    if args.threads_only:
+        run_threads(args)
+        return 0
     if not args.search_only:
         perft_signature = run_perft(args)
         if perft_signature is None:
@@ -208,6 +267,9 @@ def main() -> int:
         search_signature = run_search(args)
         if search_signature is None:
             return 1
+    if not (args.perft_only or args.search_only):
+        print()
+        run_threads(args)
     if perft_signature is not None:
         print(f"signature {perft_signature}")
     if search_signature is not None:

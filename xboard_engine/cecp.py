@@ -403,6 +403,7 @@ class Engine:
     def cmd_cores(self, arg: str) -> None:
         try:
             self.cores = max(1, parse_int(arg))
+            self.thinker.searcher.set_threads(self.cores)
         except ValueError:
             self.send(f"Error (bad cores): {arg[:80]}")
 

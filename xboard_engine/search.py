@@ -142,6 +142,11 @@ class TranspositionTable:
     def __len__(self) -> int:
         return sum(1 for chunk in self.chunks for e in chunk if e is not None)
 
+    def hashfull(self) -> int:
+        """Permille in use by the current search, from the first 1000 slots."""
+        sample = self.chunks[0][:1000]
+        return sum(1 for e in sample if e is not None and e[5] == self.age) * 1000 // max(1, len(sample))
+
     def probe(self, key: int) -> Optional[tuple]:
         i = (key & self.mask) << 1
         slots = self.chunks[i >> CHUNK_BITS]
@@ -239,6 +244,7 @@ class Searcher:
         self._on_currmove: Optional[Callable[[int, Move, int], None]] = None
         self._hash_mb = hash_mb
         self._clear_table = False
+        self.first_depth = 1                # a helper process may start deeper (``smp.py``)
 
     def stop(self) -> None:
         """Ask a running search to return as soon as possible (the flag is cleared by the caller
@@ -260,8 +266,7 @@ class Searcher:
 
     def hashfull(self) -> int:
         """Permille of the transposition table in use (from a sample of its first slots)."""
-        sample = self.tt.chunks[0][:1000]
-        return sum(1 for e in sample if e is not None and e[5] == self.tt.age) * 1000 // max(1, len(sample))
+        return self.tt.hashfull()
 
     def set_hash_size(self, megabytes: int) -> None:
         """Resize the transposition table (the GUI's ``memory`` command) before the next search; a
@@ -295,7 +300,7 @@ class Searcher:
         self.set_time(limits.soft_time, limits.hard_time, start)
         self._node_limit = limits.nodes
         self._killers = [[None, None] for _ in range(MAX_PLY + 2)]
-        self._seen = set(pos.game_hashes())
+        self._seen = set(self._game_hashes(pos))
         self._seen.add(pos.hash)
         prepared = self._prepare_table()
         self.tt.age = (self.tt.age + 1) & 255
@@ -326,12 +331,22 @@ class Searcher:
             max_depth = min(max_depth, 1 + skill // 2)
             noise = (FULL_SKILL - skill) * SKILL_NOISE
             self._root_bonus = {m: random.randrange(noise) for m in root_moves}
+        self._helpers_begin(pos, limits)
+        try:
+            best = self._deepen(pos, root_moves, best, max_depth, limits, on_info)
+        finally:
+            self._helpers_end()
+        return best._replace(nodes=self._all_nodes())
+
+    def _deepen(self, pos: Position, root_moves: List[Move], best: Result, max_depth: int,
+                limits: Limits, on_info: Optional[Callable[[Info], None]]) -> Result:
+        """Iterative deepening from depth 1 to ``max_depth``, within the limits; the best result."""
         lines = max(1, min(limits.multipv, len(root_moves)))
         scores = [0] * lines                    # each line's last score (its aspiration guess)
         durations: List[float] = []
         soft = self._soft
         changes = 0.0                           # how often the best move changed lately
-        for depth in range(1, max_depth + 1):
+        for depth in range(min(self.first_depth, max_depth), max_depth + 1):
             began = time.perf_counter()
             try:
                 found = self._lines(pos, root_moves, depth, scores, on_info)
@@ -368,7 +383,22 @@ class Searcher:
             if self._hard is not None and not next_iteration_fits(
                     elapsed, durations, soft if self._soft is not None else None, self._hard):
                 break
-        return best._replace(nodes=self.nodes)
+        return best
+
+    # Hooks for a search on several processes (``smp.py``); one process needs none of them.
+    def _game_hashes(self, pos: Position) -> List[int]:
+        """The positions of the game before ``pos`` (a repetition of one scores as a draw)."""
+        return pos.game_hashes()
+
+    def _helpers_begin(self, pos: Position, limits: Limits) -> None:
+        """Start the helper processes' search of ``pos``."""
+
+    def _helpers_end(self) -> None:
+        """Stop the helpers' search."""
+
+    def _all_nodes(self) -> int:
+        """The nodes searched by this search, helpers included."""
+        return self.nodes
 
     def _lines(self, pos: Position, root_moves: List[Move], depth: int, scores: List[int],
                on_info: Optional[Callable[[Info], None]]) -> List[Tuple[int, Move, List[Move]]]:
@@ -385,7 +415,7 @@ class Searcher:
             scores[k] = score
             found.append((score, move, self._pv(pos, move, depth)))
             if on_info:
-                on_info(Info(depth, score, time.perf_counter() - self._start, self.nodes, found[-1][2],
+                on_info(Info(depth, score, time.perf_counter() - self._start, self._all_nodes(), found[-1][2],
                              k + 1, self.seldepth))
         return found
 

@@ -16,7 +16,8 @@ from .bench import Job
 from .errors import RulesError
 from .moves import Move
 from .position import Position
-from .search import Info, Limits, Searcher, format_score
+from .search import Info, Limits, format_score
+from .smp import ParallelSearcher
 from .session import Session
 
 
@@ -30,7 +31,7 @@ class Thinker:
         self.send = send
         self.log = log
         self.lock = threading.Lock()        # guards the session against the worker's move
-        self.searcher = Searcher()
+        self.searcher = ParallelSearcher()
         self.post = False
         self.ponder = False
         self.random = False

@@ -26,7 +26,8 @@ from .digits import parse_int
 from .errors import RulesError
 from .moves import Move
 from .position import Position
-from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits, Searcher
+from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits
+from .smp import MAX_THREADS, ParallelSearcher
 from .session import last_setup_number
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
@@ -90,7 +91,7 @@ class Option(NamedTuple):
 def uci_options() -> List[Option]:
     return [
         Option("Hash", "spin", "64", 1, 2048),
-        Option("Threads", "spin", "1", 1, 512),          # accepted; the search uses one thread
+        Option("Threads", "spin", "1", 1, MAX_THREADS),  # search processes (smp.py)
         Option("Ponder", "check", "false"),
         Option("MultiPV", "spin", "1", 1, 256),
         Option("UCI_Chess960", "check", "false"),
@@ -135,7 +136,7 @@ class UciEngine:
 
     def __init__(self, channel: Channel) -> None:
         self.channel = channel
-        self.searcher = Searcher()
+        self.searcher = ParallelSearcher()
         self.option_specs = {o.name.lower(): o for o in uci_options()}
         self.options: Dict[str, str] = {o.name: o.default for o in self.option_specs.values()}
         self.lag = LagEstimate()
@@ -298,6 +299,8 @@ class UciEngine:
         self.options[spec.name] = parsed
         if spec.name == "Hash":
             self.searcher.set_hash_size(int(parsed))
+        elif spec.name == "Threads":
+            self.searcher.set_threads(int(parsed))
         elif spec.name in ("UCI_Variant", "UCI_Chess960", "Setup Number"):
             self._new_start()
             self.pos = Position.from_fen(self._start_fen, self.rules_variant)

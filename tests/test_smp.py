@@ -1,0 +1,295 @@
+"""The search on several processes (``smp.py``): the shared table behaves as the engine's own, helpers
+search in real processes and add their nodes, and `Threads`/`cores` in the real engine start helpers
+that stop with the search and end with the engine, however it ends (quit, end of input, SIGKILL)."""
+import os
+import random
+import signal
+import time
+from typing import List
+
+import pytest
+
+from engine_driver import EngineProcess
+from test_uci import UciProcess, infos
+from xboard_engine import Position
+from xboard_engine.bench import SEARCH_CASES, bench_position
+from xboard_engine.search import EXACT, LOWER, Limits, Searcher
+from xboard_engine.smp import ParallelSearcher, SharedTable, Team, decode_move, encode_move
+
+
+def children(pid: int) -> List[int]:
+    """The live child processes of ``pid`` (from /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_until(condition, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+# ---------------------------------------------------------------- the shared table
+def test_every_move_kind_survives_the_table_code():
+    """Moves are stored as one integer: every legal move of positions with pushes, castles, en
+    passant, promotions, 2019 jumps and edge captures comes back equal."""
+    kinds = set()
+    for label, variant, number, fen, moves, _, _ in SEARCH_CASES:
+        pos = bench_position(variant, number, fen, moves)
+        for m in pos.legal_moves():
+            assert encode_move(m) != 0 and decode_move(encode_move(m)) == m
+            kinds.add(int(m.kind))
+    rng = random.Random(5)
+    for variant in ("8piece", "8piece-2019", "chess80", "fischerandom"):
+        for _ in range(20):                             # random games meet every kind of move
+            pos = Position(variant)
+            for _ in range(60):
+                legal = pos.legal_moves()
+                if not legal:
+                    break
+                for m in legal:
+                    assert decode_move(encode_move(m)) == m
+                    kinds.add(int(m.kind))
+                pos.push(rng.choice(legal))
+    assert kinds >= {0, 1, 2, 3, 4, 5, 6}, kinds
+
+
+def test_shared_table_searches_exactly_as_the_list_table():
+    """With no helper, a search over the shared table visits the same nodes and finds the same line
+    as over the engine's usual table: same replacement rule, same entries."""
+    for label, variant, number, fen, moves, _, quick in SEARCH_CASES[::3]:
+        usual = Searcher(hash_mb=4).search(bench_position(variant, number, fen, moves), Limits(depth=quick))
+        searcher = Searcher(hash_mb=4)
+        team = Team(0, 4)
+        try:                    # as many entries as the usual table (which has fewer per MB)
+            searcher.tt = SharedTable(team.words, team.header, searcher.tt.size, 4)
+            shared = searcher.search(bench_position(variant, number, fen, moves), Limits(depth=quick))
+        finally:
+            team.close()
+        assert (shared.nodes, shared.move, shared.score, shared.pv) == \
+            (usual.nodes, usual.move, usual.score, usual.pv), (variant, label)
+
+
+def test_shared_table_entries_and_a_torn_slot():
+    team = Team(0, 1)
+    try:
+        table = team.table
+        key = 0x9E3779B97F4A7C15
+        move = Position().legal_moves()[0]
+        table.store(key, 5, -321, LOWER, move)
+        assert table.probe(key) == (key, 5, -321, LOWER, move, 0)
+        table.store(key, 7, 99999, EXACT, None)        # a visit without a move keeps the old move
+        assert table.probe(key) == (key, 7, 99999, EXACT, move, 0)
+        assert table.probe(key ^ 1 << 63) is None
+        slot = table.base + (key & table.mask) * 6
+        table.words[slot + 1] ^= 1 << 30               # another process's half-written entry
+        assert table.probe(key) is None
+        assert table.clear() and len(table) == 0
+    finally:
+        team.close()
+
+
+@pytest.mark.parametrize("label,variant,number,fen,moves", [c[:5] for c in SEARCH_CASES])
+def test_a_helper_rebuilds_the_position_from_its_fen(label, variant, number, fen, moves):
+    """Helpers get the position as FEN and variant name: the hash must come out the same (else the
+    helper would stay idle), push restrictions, castling and en passant included."""
+    pos = bench_position(variant, number, fen, moves)
+    assert Position.from_fen(pos.fen(), pos.variant.name).hash == pos.hash
+
+
+# ---------------------------------------------------------------- helpers in-process
+def test_helpers_search_and_their_nodes_are_summed():
+    searcher = ParallelSearcher(hash_mb=8)
+    searcher.set_threads(3)
+    try:
+        pos = bench_position("normal", None, None, "e2e4 e7e5 g1f3 b8c6")
+        searcher.search(pos, Limits(soft_time=0.1, hard_time=0.3))   # the helpers start
+        result = searcher.search(pos, Limits(soft_time=1.5, hard_time=2.0))
+        helpers = searcher.team.pids()
+        assert len(helpers) == 2 and all(alive(p) for p in helpers)
+        helper_nodes = searcher.team.nodes()
+        assert helper_nodes > 0 and result.nodes == searcher.nodes + helper_nodes
+        assert result.move in pos.legal_moves()
+    finally:
+        searcher.close()
+    assert wait_until(lambda: not any(alive(p) for p in helpers))
+
+
+def test_node_bounded_and_weakened_searches_stay_on_one_process():
+    """'Nodes per move' promises the same moves every game, a skill level a weaker game: helpers
+    would break both, so they do not join such searches."""
+    pos = bench_position("normal", None, None, "d2d4 d7d5 c2c4")
+    single = Searcher(hash_mb=8).search(pos, Limits(nodes=3000))
+    searcher = ParallelSearcher(hash_mb=8)
+    searcher.set_threads(2)
+    try:
+        result = searcher.search(pos, Limits(nodes=3000))
+        assert (result.move, result.nodes) == (single.move, single.nodes)
+        assert searcher.team.nodes() == 0
+        searcher.search(pos, Limits(depth=3, skill=5))
+        assert searcher.team.nodes() == 0
+    finally:
+        searcher.close()
+
+
+def test_threads_back_to_one_or_a_new_hash_replace_the_helpers():
+    searcher = ParallelSearcher(hash_mb=2)
+    searcher.set_threads(2)
+    pos = Position()
+    try:
+        searcher.search(pos, Limits(depth=2))
+        first = searcher.team.pids()
+        searcher.set_hash_size(4)
+        searcher.search(pos, Limits(depth=2))
+        assert searcher.team.megabytes == 4 and searcher.team.pids() != first
+        assert wait_until(lambda: not any(alive(p) for p in first))
+        second = searcher.team.pids()
+        searcher.set_threads(1)
+        assert searcher.search(pos, Limits(depth=3)).move in pos.legal_moves()
+        assert searcher.team is None
+        assert wait_until(lambda: not any(alive(p) for p in second))
+    finally:
+        searcher.close()
+
+
+# ---------------------------------------------------------------- the real engine
+def _uci_thinking(threads: int) -> UciProcess:
+    engine = UciProcess()
+    engine.send(f"setoption name Threads value {threads}")
+    engine.send("position startpos moves e2e4 c7c5")
+    engine.send("go infinite")
+    return engine
+
+
+def test_uci_threads_start_helpers_that_answer_isready_and_stop():
+    engine = _uci_thinking(2)
+    try:
+        assert wait_until(lambda: len(children(engine.child.pid)) == 1)
+        helper = children(engine.child.pid)[0]
+        for _ in range(3):
+            time.sleep(0.3)
+            start = time.monotonic()
+            engine.sync(timeout=5)
+            assert time.monotonic() - start < 0.5
+        engine.send("stop")
+        move, _, _ = engine.bestmove(timeout=10)
+        assert move in _after("e2e4 c7c5")
+        assert alive(helper)                            # kept for the next move
+        time.sleep(0.3)                                 # and idle: its CPU time stands still
+        spent = _cpu_seconds(helper)
+        time.sleep(0.5)
+        assert _cpu_seconds(helper) - spent < 0.05
+    finally:
+        engine.close()                                  # `quit`
+    assert wait_until(lambda: not alive(helper), 3)
+
+
+def _after(moves: str) -> set:
+    pos = Position()
+    for m in moves.split():
+        pos.push_text(m)
+    return {pos.uci_text(m) for m in pos.legal_moves()}
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_uci_nodes_reported_are_the_sum_of_the_processes():
+    """The helper's nodes are in `nodes` and `nps`: over the same second, two processes report about
+    twice the nodes of one on this two-core machine (at least 1.3x, leaving room for a busy machine)."""
+    counts = {}
+    for threads in (1, 2):
+        engine = UciProcess()
+        try:
+            engine.send(f"setoption name Threads value {threads}")
+            engine.send("position startpos moves d2d4 g8f6 c2c4 e7e6")
+            engine.send("go movetime 300")              # starts the helpers and warms them up
+            engine.bestmove()
+            engine.send("go movetime 2500")
+            _, _, before = engine.bestmove()
+            counts[threads] = max(i["nodes"] / max(1, i["time"]) for i in infos(before) if i["time"] > 500)
+        finally:
+            engine.close()
+    assert counts[2] > 1.3 * counts[1], counts
+
+
+@pytest.mark.parametrize("thinking", [True, False])
+def test_a_sigkilled_engine_leaves_no_helper_behind(thinking):
+    engine = _uci_thinking(3)
+    if not thinking:
+        engine.send("stop")
+        engine.bestmove()
+    try:
+        assert wait_until(lambda: len(children(engine.child.pid)) == 2)
+        helpers = children(engine.child.pid)
+        os.kill(engine.child.pid, signal.SIGKILL)
+        assert wait_until(lambda: not any(alive(p) for p in helpers), 3), \
+            [p for p in helpers if alive(p)]
+    finally:
+        engine.child.close(force=True)
+
+
+def test_end_of_input_ends_the_helpers():
+    engine = _uci_thinking(2)
+    try:
+        assert wait_until(lambda: len(children(engine.child.pid)) == 1)
+        helper = children(engine.child.pid)[0]
+        engine.child.sendeof()
+        assert wait_until(lambda: not alive(helper), 5)
+    finally:
+        engine.child.close(force=True)
+
+
+def test_cecp_cores_start_helpers_and_move_now_stops_them():
+    engine = EngineProcess()
+    try:
+        engine.send("xboard")
+        engine.send("protover 2")
+        engine.send("cores 2")
+        engine.setup("normal")
+        engine.send("level 0 60 0")
+        engine.send("post")
+        engine.send("go")
+        assert wait_until(lambda: len(children(engine.child.pid)) == 1)
+        helper = children(engine.child.pid)[0]
+        time.sleep(1.0)
+        engine.send("?")
+        move = engine.engine_move(timeout=5)
+        assert move in {Position().san(m) for m in Position().legal_moves()} | Position().legal_texts()
+        time.sleep(0.3)
+        spent = _cpu_seconds(helper)
+        time.sleep(0.5)
+        assert _cpu_seconds(helper) - spent < 0.05
+        engine.send("cores 1")
+        engine.send("force")
+        engine.send("go")
+        time.sleep(0.5)
+        engine.send("?")
+        engine.engine_move()
+        assert wait_until(lambda: not alive(helper), 3)
+    finally:
+        engine.close()

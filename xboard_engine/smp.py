@@ -1,0 +1,397 @@
+"""Lazy SMP: the search on several processes sharing one transposition table in shared memory.
+
+With ``threads`` above 1 the engine's own search runs in its process as before, and ``threads - 1``
+helper processes (``python -m xboard_engine.smp``, started once and kept between moves) search the
+same position at the same time, with no clock, until the engine's search ends.  They share nothing
+but the table: what one learns, the others find there, as in Stockfish's Lazy SMP.  Processes, not
+threads, because Python threads take turns on one interpreter lock.
+
+The shared memory is an anonymous file (``memfd`` on Linux, an unlinked temporary file on other
+POSIX systems) handed to the helpers as a file descriptor, so nothing is left behind whatever way
+the engine ends.  It holds a header of words (the active search's generation, each helper's node
+count) and the table.  A helper ends when its standard input closes (the engine ended) or, while it
+searches, when its parent process changes (the engine was killed).
+
+Helpers run only for searches bounded by time or by nothing (``go infinite``, analysis, pondering):
+a search bounded by nodes ("Nodes per move", ``go nodes``) or weakened by a skill level stays on one
+process, so that it plays the same moves every time.
+"""
+import json
+import mmap
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Callable, Dict, List, Optional, Sequence
+
+from .moves import Move, MoveKind
+from .position import Position
+from .runtime import tune_jit
+from .search import DEFAULT_HASH_MB, MAX_PLY, Limits, Searcher, TranspositionTable
+
+MAX_THREADS = 512
+ENTRY_WORDS = 3                 # check (key ^ data ^ move), data, move: a torn write fails the check
+BUCKET_WORDS = 2 * ENTRY_WORDS
+SCORE_OFFSET = 1 << 20          # scores are stored as score + SCORE_OFFSET in 21 bits
+NODE_BITS = 20                  # a helper's report: nodes << NODE_BITS | generation
+GENERATION_MASK = (1 << NODE_BITS) - 1
+WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
+_KINDS = list(MoveKind) + [MoveKind.NORMAL] * (8 - len(MoveKind))
+
+
+def encode_move(m: Move) -> int:
+    """A move as one integer (never 0): every field of ``Move`` in 8 bits, the kind in 3."""
+    return (1 | m[0] << 1 | m[1] << 9 | m[2] << 17 | m[3] << 25 | m[4] << 28 | m[5] << 36
+            | m[6] << 44)
+
+
+def decode_move(code: int) -> Move:
+    return Move(code >> 1 & 255, code >> 9 & 255, code >> 17 & 255, _KINDS[code >> 25 & 7],
+                code >> 28 & 255, code >> 36 & 255, code >> 44 & 255)
+
+
+def table_entries(megabytes: int) -> int:
+    """Entries of a shared table of about ``megabytes`` MB: a power of two, at least 1024."""
+    entries = max(1024, megabytes * 1_000_000 // (ENTRY_WORDS * 8))
+    return 1 << (entries.bit_length() - 1)
+
+
+class SharedTable:
+    """``TranspositionTable``'s interface and replacement rule over 64-bit words in shared memory.
+
+    A bucket is two entries of three words: ``key ^ data ^ move``, ``data`` (depth, flag, age and
+    score) and the move's code.  An entry whose first word does not match is a miss: an empty slot
+    (data 0), another key, or a slot another process was writing meanwhile."""
+
+    def __init__(self, words: memoryview, base: int, entries: int, megabytes: int,
+                 mapping: Optional[mmap.mmap] = None) -> None:
+        self.words = words
+        self.mapping = mapping                      # the same bytes (clears faster under PyPy)
+        self.base = base
+        self.size = entries
+        self.mask = (entries >> 1) - 1
+        self.megabytes = megabytes
+        self.age = 0
+        self._codes: Dict[Move, int] = {}
+        self._moves: Dict[int, Move] = {}
+
+    def _move(self, code: int) -> Optional[Move]:
+        if not code:
+            return None
+        m = self._moves.get(code)
+        if m is None:
+            if len(self._moves) > 1 << 16:
+                self._moves.clear()
+            m = self._moves[code] = decode_move(code)
+        return m
+
+    def _code(self, m: Optional[Move]) -> int:
+        if m is None:
+            return 0
+        code = self._codes.get(m)
+        if code is None:
+            if len(self._codes) > 1 << 16:
+                self._codes.clear()
+            code = self._codes[m] = encode_move(m)
+        return code
+
+    def probe(self, key: int) -> Optional[tuple]:
+        w = self.words
+        i = self.base + (key & self.mask) * BUCKET_WORDS
+        data = w[i + 1]
+        code = w[i + 2]
+        if data and w[i] ^ data ^ code == key:
+            return (key, data & 255, (data >> 18) - SCORE_OFFSET, data >> 8 & 3, self._move(code),
+                    data >> 10 & 255)
+        data = w[i + 4]
+        code = w[i + 5]
+        if data and w[i + 3] ^ data ^ code == key:
+            return (key, data & 255, (data >> 18) - SCORE_OFFSET, data >> 8 & 3, self._move(code),
+                    data >> 10 & 255)
+        return None
+
+    def store(self, key: int, depth: int, score: int, flag: int, move: Optional[Move]) -> None:
+        w = self.words
+        i = self.base + (key & self.mask) * BUCKET_WORDS
+        age = self.age
+        code = self._code(move)
+        data = (depth if depth > 0 else 0) | flag << 8 | age << 10 | (score + SCORE_OFFSET) << 18
+        data0 = w[i + 1]
+        code0 = w[i + 2]
+        key0 = w[i] ^ data0 ^ code0 if data0 else None
+        if key0 is None or key0 == key or (data0 >> 10 & 255) != age or depth >= (data0 & 255):
+            if key0 == key and not code:
+                code = code0                      # keep the move of an earlier visit
+            elif key0 is not None and key0 != key:
+                w[i + 3] = w[i]                   # the displaced entry may still be useful
+                w[i + 4] = data0
+                w[i + 5] = code0
+        else:
+            i += ENTRY_WORDS
+            if not code:
+                data1 = w[i + 1]
+                code1 = w[i + 2]
+                if data1 and w[i] ^ data1 ^ code1 == key:
+                    code = code1
+        w[i + 1] = data
+        w[i + 2] = code
+        w[i] = key ^ data ^ code
+
+    def clear(self, stopped: Callable[[], bool] = lambda: False) -> bool:
+        """Zero every entry, a megabyte at a time; False if ``stopped()`` turned true on the way."""
+        start = self.base * 8
+        end = start + self.size * ENTRY_WORDS * 8
+        step = 1 << 20
+        zeros = bytes(step)
+        target = self.mapping if self.mapping is not None else self.words.cast("B")
+        for at in range(start, end, step):
+            if stopped():
+                return False
+            n = min(step, end - at)
+            target[at:at + n] = zeros[:n]
+        return True
+
+    def hashfull(self) -> int:
+        """Permille in use by the current search, from the first 1000 entries."""
+        w, base, age = self.words, self.base, self.age
+        used = sum(1 for k in range(1000) if w[base + 3 * k + 1] and (w[base + 3 * k + 1] >> 10 & 255) == age)
+        return used
+
+    def __len__(self) -> int:
+        w, base = self.words, self.base
+        return sum(1 for k in range(self.size) if w[base + 3 * k + 1])
+
+
+def _header_words(helpers: int) -> int:
+    return (1 + helpers + 7) // 8 * 8
+
+
+class _Memory:
+    """An anonymous shared mapping of ``size`` bytes and the descriptor helpers map it by."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        if hasattr(os, "memfd_create"):
+            self.fd = os.memfd_create("xboard-engine-hash")
+        else:
+            handle, path = tempfile.mkstemp(prefix="xboard-engine-hash-")
+            os.unlink(path)
+            self.fd = handle
+        os.ftruncate(self.fd, size)
+        self.map = mmap.mmap(self.fd, size)
+        self.words = memoryview(self.map).cast("Q")
+
+    def close(self) -> None:
+        try:
+            self.words.release()
+            self.map.close()
+        except (BufferError, ValueError):
+            pass                                    # a probe still holds it: freed with the process
+        os.close(self.fd)
+
+
+class Team:
+    """The helper processes and the table they share with the engine's own search."""
+
+    def __init__(self, helpers: int, megabytes: int) -> None:
+        self.helpers = helpers
+        self.megabytes = megabytes
+        self.header = _header_words(helpers)
+        entries = table_entries(megabytes)
+        self.memory = _Memory((self.header + entries * ENTRY_WORDS) * 8)
+        self.words = self.memory.words
+        self.table = SharedTable(self.words, self.header, entries, megabytes, self.memory.map)
+        self.generation = 0
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
+        self.processes: List[subprocess.Popen] = []
+        for k in range(helpers):
+            self.processes.append(subprocess.Popen(
+                [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
+                 str(self.header), str(entries), str(k)],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(self.memory.fd,),
+                env=env, universal_newlines=True))
+
+    def pids(self) -> List[int]:
+        return [p.pid for p in self.processes]
+
+    def begin(self, pos: Position, limits: Limits) -> None:
+        """Start every helper on ``pos`` (the table's age is the search's)."""
+        self.generation = self.generation % GENERATION_MASK + 1
+        self.words[0] = self.generation
+        line = json.dumps({
+            "go": self.generation, "variant": pos.variant.name, "fen": pos.fen(), "hash": pos.hash,
+            "seen": pos.game_hashes(), "age": self.table.age,
+            "exclude": [encode_move(m) for m in limits.exclude],
+            "searchmoves": [encode_move(m) for m in limits.searchmoves]}) + "\n"
+        for p in self.processes:
+            try:
+                p.stdin.write(line)
+                p.stdin.flush()
+            except (OSError, ValueError):
+                pass                                # a helper that died adds nothing
+
+    def end(self) -> None:
+        """Stop the helpers' search (they abort within a few milliseconds)."""
+        self.words[0] = 0
+
+    def nodes(self) -> int:
+        """The nodes the helpers searched in the current search so far."""
+        total = 0
+        generation = self.generation
+        for k in range(self.helpers):
+            report = self.words[1 + k]
+            if report & GENERATION_MASK == generation:
+                total += report >> NODE_BITS
+        return total
+
+    def close(self) -> None:
+        """End every helper process and free the memory."""
+        self.words[0] = 0
+        for p in self.processes:
+            try:
+                p.stdin.close()
+            except OSError:
+                pass
+        deadline = time.monotonic() + 2.0
+        for p in self.processes:
+            try:
+                p.wait(max(0.01, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.memory.close()
+
+
+class ParallelSearcher(Searcher):
+    """A ``Searcher`` whose searches use ``set_threads(n)`` processes (1 by default: none started)."""
+
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, off: Optional[Sequence[str]] = None) -> None:
+        super().__init__(hash_mb, off)
+        self.threads = 1
+        self.team: Optional[Team] = None
+        self._helping = False
+
+    def set_threads(self, threads: int) -> None:
+        """Use ``threads`` processes from the next search on."""
+        self.threads = max(1, min(MAX_THREADS, threads))
+
+    def stop(self) -> None:
+        super().stop()
+        if self._helping:
+            self.team.end()
+
+    def close(self) -> None:
+        """End the helper processes (the engine quits)."""
+        if self.team is not None:
+            self.team.close()
+            self.team = None
+
+    def _prepare_table(self) -> bool:
+        helpers = self.threads - 1
+        team = self.team
+        if team is not None and (team.helpers != helpers or team.megabytes != self._hash_mb):
+            team.close()
+            self.team = team = None
+            self.tt = TranspositionTable(1)
+        if helpers and team is None:
+            old = self.tt
+            self.team = Team(helpers, self._hash_mb)
+            self.tt = self.team.table
+            self._clear_table = False
+            if isinstance(old, TranspositionTable):
+                old.clear()
+            return True
+        if not helpers and not isinstance(self.tt, TranspositionTable):
+            self.tt = TranspositionTable(self._hash_mb)
+        return super()._prepare_table()
+
+    def _helpers_begin(self, pos: Position, limits: Limits) -> None:
+        self._helping = self.team is not None and limits.nodes is None and limits.skill >= 20
+        if self._helping:
+            self.team.begin(pos, limits)
+
+    def _helpers_end(self) -> None:
+        if self._helping:
+            self.team.end()
+
+    def _all_nodes(self) -> int:
+        if self._helping:
+            return self.nodes + self.team.nodes()
+        return self.nodes
+
+
+class _HelperSearcher(Searcher):
+    """A helper process's search: the table is the engine's, the game's earlier positions given."""
+
+    def __init__(self, table: SharedTable) -> None:
+        super().__init__(hash_mb=1)
+        self.tt = table
+        self.seen: List[int] = []
+
+    def _prepare_table(self) -> bool:
+        return True                                 # the engine sizes and clears the table
+
+    def _game_hashes(self, pos: Position) -> List[int]:
+        return self.seen
+
+
+def helper_main(argv: Sequence[str]) -> int:
+    """A helper process: ``FD SIZE HEADER ENTRIES INDEX``; searches each ``go`` read on standard
+    input until the header's generation changes; ends at the end of its input."""
+    fd, size, header, entries, index = (int(a) for a in argv)
+    tune_jit()
+    memory = mmap.mmap(fd, size)
+    words = memoryview(memory).cast("Q")
+    table = SharedTable(words, header, entries, 0)
+    searcher = _HelperSearcher(table)
+    searcher.first_depth = 2 - index % 2            # half the helpers a ply ahead of the engine
+    parent = os.getppid()
+    running = [0]                                   # the generation being searched, 0 when idle
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_PERIOD)
+            if os.getppid() != parent:
+                os._exit(0)                         # the engine was killed
+            generation = running[0]
+            if generation:
+                words[1 + index] = searcher.nodes << NODE_BITS | generation
+                if words[0] != generation:
+                    searcher.stop_requested = True
+
+    threading.Thread(target=watch, daemon=True).start()
+    warned = False
+    for line in sys.stdin:
+        try:
+            order = json.loads(line)
+            generation = order["go"]
+            if words[0] != generation:
+                continue                            # already over
+            pos = Position.from_fen(order["fen"], order["variant"])
+            if pos.hash != order["hash"]:
+                if not warned:
+                    sys.stderr.write(f"xboard-engine helper: cannot rebuild {order['fen']}; idle\n")
+                    warned = True
+                continue
+            searcher.seen = order["seen"]
+            table.age = (order["age"] - 1) & 255     # the search adds one
+            searcher.stop_requested = False
+            running[0] = generation
+            searcher.search(pos, Limits(depth=MAX_PLY,
+                                        exclude=[decode_move(c) for c in order["exclude"]],
+                                        searchmoves=[decode_move(c) for c in order["searchmoves"]]))
+        except Exception as error:                  # a helper must never take the engine down
+            sys.stderr.write(f"xboard-engine helper: {type(error).__name__}: {error}\n")
+        finally:
+            if running[0]:
+                words[1 + index] = searcher.nodes << NODE_BITS | running[0]
+            running[0] = 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(helper_main(sys.argv[1:]))
