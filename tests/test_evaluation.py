@@ -156,3 +156,59 @@ def test_tuner_runs_on_a_pgn_and_prints_weights(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), str(pgn), "--only", "nonsense"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown weights: nonsense" in bad.stderr
+
+
+def test_set_weights_rebuilds_the_tables_of_every_variant_in_use():
+    """The tuner's new weights reach every variant already built (the incremental score included)
+    without the evaluation importing the variants (issue 26: the import circle removed)."""
+    from xboard_engine.evaluation import set_weights
+    positions = [Position.from_fen("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "normal"),
+                 Position.from_fen("4k5/10/10/10/4N5/10/10/4K5 w - - 0 1", "chess80")]
+    before = [p.compute_score() for p in positions]
+    saved = dict(WEIGHTS)
+    try:
+        set_weights(dict(saved, minor_centre_mg=saved["minor_centre_mg"] + 40,
+                         minor_centre_eg=saved["minor_centre_eg"] + 40))
+        changed = [Position.from_fen(p.fen(), p.variant.name) for p in positions]
+        assert all(c.score == c.compute_score() for c in changed)
+        assert [c.score for c in changed] != before
+    finally:
+        set_weights(saved)
+    assert [Position.from_fen(p.fen(), p.variant.name).score for p in positions] == before
+
+
+def test_no_module_of_the_package_imports_in_a_circle():
+    """Module-level and function-level imports inside the package form no cycle (type-checking
+    imports apart)."""
+    import ast
+    package = Path(__file__).resolve().parent.parent / "xboard_engine"
+    graph = {}
+    for path in package.rglob("*.py"):
+        name = ".".join(path.relative_to(package.parent).with_suffix("").parts).replace(".__init__", "")
+        tree = ast.parse(path.read_text())
+        checking = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                    and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        targets = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level and id(node) not in checking:
+                base = name.split(".")
+                base = base[:len(base) - node.level + (1 if path.name == "__init__.py" else 0)]
+                module = ".".join(base + ([node.module] if node.module else []))
+                if node.module:                 # `from . import x` imports the module x alone
+                    targets.add(module)
+                targets.update(f"{module}.{a.name}" for a in node.names)
+        graph[name] = targets
+    graph = {k: {t for t in v if t in graph and t != k} for k, v in graph.items()}
+    state = {}
+
+    def visit(node, trail):
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                raise AssertionError(" -> ".join(trail[trail.index(nxt):] + [nxt]))
+            if nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = "done"
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])

@@ -13,6 +13,7 @@ reaches was tried and lost 8-Piece games at the weights tried; lancers use the c
 Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
 results of our own games and prints the tuned dictionary.
 """
+import weakref
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from .board import BLACK, OFF
@@ -58,6 +59,16 @@ def _phase_weight(kind) -> int:
     if kind.behaviour == PAWN or kind.royal:
         return 0
     return max(1, (kind.value + 150) // 300)
+
+
+_LIVE: "weakref.WeakSet[Variant]" = weakref.WeakSet()     # variants whose tables set_weights rebuilds
+
+
+def live_piece_square_tables(v: "Variant") -> List[List[int]]:
+    """The tables a variant keeps (``Variant.signed_piece_square``, summed by ``Position.score``):
+    ``set_weights`` rebuilds them in place, so the evaluation needs no list of the variants."""
+    _LIVE.add(v)
+    return piece_square_tables(v)
 
 
 def piece_square_tables(v: "Variant", w: Dict[str, int] = WEIGHTS) -> List[List[int]]:
@@ -165,8 +176,7 @@ def set_weights(weights: Dict[str, int]) -> None:
     WEIGHTS.clear()
     WEIGHTS.update(weights)
     _TABLES.clear()
-    from .variant import all_variants
-    for v in all_variants():
+    for v in list(_LIVE):
         v.signed_piece_square[:] = piece_square_tables(v)
 
 

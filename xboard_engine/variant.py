@@ -13,7 +13,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 from .behaviours import BEHAVIOURS, Behaviour
 from .board import BLACK, EMPTY, OFF, Board
 from .errors import InvalidFenError, UnknownVariantError
-from .evaluation import piece_square_tables
+from .evaluation import live_piece_square_tables
 from .pieces import (FACING_LETTERS, JAILER, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind,
                      lancer_betza)
 
@@ -226,7 +226,7 @@ class Variant(Board):
 
     def _build_evaluation(self) -> None:
         """signed_piece_square[code][sq]: what ``Position.score`` sums (see ``evaluation``)."""
-        self.signed_piece_square = piece_square_tables(self)
+        self.signed_piece_square = live_piece_square_tables(self)
 
     # ----------------------------------------------------------------- setups
     def start_fen_for(self, number: Optional[int] = None, rng: Optional[random.Random] = None) -> str:
@@ -334,11 +334,6 @@ def variant_names() -> List[str]:
         _DEFINITIONS = _read_definitions()
     order = ["normal", "fischerandom", "chess80", "fullcavalry", "8piece", "8piece-random", "8piece-2019"]
     return [n for n in order if n in _DEFINITIONS] + sorted(set(_DEFINITIONS) - set(order))
-
-
-def all_variants() -> List[Variant]:
-    """Every variant built so far (the evaluation's tuner rebuilds their tables)."""
-    return list(_CACHE.values())
 
 
 def get_variant(name: str) -> Variant:

@@ -166,9 +166,8 @@ class Hall:
             self.rooms.pop(room.id, None)          # rebuilt from the store when someone looks again
 
     def hello(self, room: Room, viewer: Viewer) -> Dict[str, Any]:
-        from .lobby import game_info
         return {"type": "hello", "gameId": room.id, "kind": room.kind, "config": room.config,
-                "info": game_info(room), "you": viewer.player, "yourSeats": room.owned_by(viewer.player_id),
+                "info": room.table.board_info(), "you": viewer.player, "yourSeats": room.owned_by(viewer.player_id),
                 "openSeats": [s.seat for s in room.seats if s.kind == "open"],
                 "seatLabels": room.table.seat_labels, "grace": self.grace,
                 "teams": [room.table.team_of(s) for s in range(room.table.seat_count)]}

@@ -7,9 +7,8 @@ from typing import Any, Dict, List, Tuple
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..variant import get_variant, variant_names
 from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
-from ..web.game import variant_info
 from .hall import Hall
-from .room import Room, Viewer, new_secret, token_hash
+from .room import Viewer, new_secret, token_hash
 from .store import StoredGame, StoredSeat
 from .tables import (EIGHT_PLAYER_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS, Refused, check_eight_player_config,
                      check_two_player_config)
@@ -152,10 +151,3 @@ def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
             entry["status"] = room.status
             out.append(entry)
     return out
-
-
-def game_info(room: Room) -> Dict[str, Any]:
-    """What the game page draws the board from."""
-    if room.kind == "two":
-        return variant_info(room.config["variant"])
-    return board_hello(room.table.game.game.v)      # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from ..multi.game import MODES, Game
 from ..multi.notation import move_text as eight_move_text
 from ..multi.record import write_record
 from ..variant import get_variant, variant_names
-from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame
+from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
 from ..web.game import WebGame, parse_time_control, variant_info
 from .wire import dumps
 
@@ -48,6 +48,7 @@ class Table:
     def restart_clock(self) -> None: raise NotImplementedError
     def time_left(self) -> Optional[float]: raise NotImplementedError
     def flag(self) -> Optional[int]: raise NotImplementedError
+    def board_info(self) -> Dict[str, Any]: raise NotImplementedError  # what the page draws from
     def result(self) -> Optional[Dict[str, Any]]: raise NotImplementedError
     def view(self) -> Dict[str, Any]: raise NotImplementedError
     def fresh(self, view: Dict[str, Any]) -> Dict[str, Any]: raise NotImplementedError
@@ -125,8 +126,12 @@ class TwoPlayerTable(Table):
     def __init__(self, config: Dict[str, Any], players: List[str], game_id: int) -> None:
         tc_text = config["tc"] if config["tc"] != "none" else "st=1"
         self.has_clock = config["tc"] != "none"
+        self.variant = config["variant"]
         self.game = WebGame(config["variant"], players, parse_time_control(tc_text), config["tc"],
                             start_fen=config.get("fen"), number=config.get("number"), game_id=game_id)
+
+    def board_info(self) -> Dict[str, Any]:
+        return variant_info(self.variant)
 
     def seat_to_move(self) -> Optional[int]:
         return None if self.game.over else self.game.side
@@ -258,6 +263,9 @@ class EightPlayerTable(Table):
         self.game = EightGame(config["mode"], config["options"], players, config["tc"], pace=0.0,
                               game_id=game_id, seed=config["seed"])
         self.seat_labels = [s.colour for s in self.game.game.v.seats]
+
+    def board_info(self) -> Dict[str, Any]:
+        return board_hello(self.game.game.v)
 
     def seat_to_move(self) -> Optional[int]:
         return self.game.game.turn
