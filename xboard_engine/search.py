@@ -365,6 +365,7 @@ class Searcher:
             changes *= 0.6
             last_score = best.score
             best = Result(move, score, depth, self.nodes, pv)
+            self._completed(best)
             if abs(score) >= MATE_BOUND and depth >= MATE - abs(score):
                 break
             if limits.mate and score >= MATE - 2 * limits.mate + 1:
@@ -399,6 +400,9 @@ class Searcher:
     def _all_nodes(self) -> int:
         """The nodes searched by this search, helpers included."""
         return self.nodes
+
+    def _completed(self, result: Result) -> None:
+        """An iteration of the search finished with ``result`` (a helper publishes it)."""
 
     def _lines(self, pos: Position, root_moves: List[Move], depth: int, scores: List[int],
                on_info: Optional[Callable[[Info], None]]) -> List[Tuple[int, Move, List[Move]]]:

@@ -24,12 +24,12 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .moves import Move, MoveKind
 from .position import Position
 from .runtime import tune_jit
-from .search import DEFAULT_HASH_MB, MAX_PLY, Limits, Searcher, TranspositionTable
+from .search import DEFAULT_HASH_MB, MAX_PLY, Info, Limits, Result, Searcher, TranspositionTable
 
 MAX_THREADS = 512
 ENTRY_WORDS = 3                 # check (key ^ data ^ move), data, move: a torn write fails the check
@@ -164,8 +164,15 @@ class SharedTable:
         return sum(1 for k in range(self.size) if w[base + 3 * k + 1])
 
 
+REPORT_WORDS = 3                # per helper: nodes, deepest finished iteration (depth and score), its move
+
+
 def _header_words(helpers: int) -> int:
-    return (1 + helpers + 7) // 8 * 8
+    return (1 + REPORT_WORDS * helpers + 7) // 8 * 8
+
+
+def _report_at(index: int) -> int:
+    return 1 + REPORT_WORDS * index
 
 
 class _Memory:
@@ -208,12 +215,16 @@ class Team:
         env = dict(os.environ)
         env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
         self.processes: List[subprocess.Popen] = []
-        for k in range(helpers):
-            self.processes.append(subprocess.Popen(
-                [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
-                 str(self.header), str(entries), str(k)],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(self.memory.fd,),
-                env=env, universal_newlines=True))
+        try:
+            for k in range(helpers):
+                self.processes.append(subprocess.Popen(
+                    [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
+                     str(self.header), str(entries), str(k)],
+                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(self.memory.fd,),
+                    env=env, universal_newlines=True))
+        except (OSError, ValueError):
+            self.close()                            # the helpers already started end too
+            raise
 
     def pids(self) -> List[int]:
         return [p.pid for p in self.processes]
@@ -243,10 +254,25 @@ class Team:
         total = 0
         generation = self.generation
         for k in range(self.helpers):
-            report = self.words[1 + k]
+            report = self.words[_report_at(k)]
             if report & GENERATION_MASK == generation:
                 total += report >> NODE_BITS
         return total
+
+    def deepest(self) -> Optional[Tuple[int, int, Move]]:
+        """(depth, score, move) of the deepest iteration a helper finished in the current search."""
+        found = None
+        w, generation = self.words, self.generation
+        for k in range(self.helpers):
+            at = _report_at(k) + 1
+            report = w[at]
+            code = w[at + 1]
+            if report & GENERATION_MASK != generation or w[at] != report or not code:
+                continue
+            depth = report >> NODE_BITS & 255
+            if found is None or depth > found[0]:
+                found = (depth, (report >> (NODE_BITS + 8)) - SCORE_OFFSET, decode_move(code))
+        return found
 
     def close(self) -> None:
         """End every helper process and free the memory."""
@@ -299,7 +325,15 @@ class ParallelSearcher(Searcher):
             self.tt = TranspositionTable(1)
         if helpers and team is None:
             old = self.tt
-            self.team = Team(helpers, self._hash_mb)
+            try:
+                self.team = Team(helpers, self._hash_mb)
+            except (OSError, ValueError) as error:   # no shared memory or no process to start
+                sys.stderr.write(f"xboard-engine: cannot start helper processes ({error}); "
+                                 f"searching with one\n")
+                self.threads = 1
+                if not isinstance(old, TranspositionTable):
+                    self.tt = TranspositionTable(self._hash_mb)
+                return super()._prepare_table()
             self.tt = self.team.table
             self._clear_table = False
             if isinstance(old, TranspositionTable):
@@ -308,6 +342,27 @@ class ParallelSearcher(Searcher):
         if not helpers and not isinstance(self.tt, TranspositionTable):
             self.tt = TranspositionTable(self._hash_mb)
         return super()._prepare_table()
+
+    def search(self, pos: Position, limits: Limits,
+               on_info: Optional[Callable[[Info], None]] = None,
+               on_currmove: Optional[Callable[[int, Move, int], None]] = None) -> Result:
+        """As ``Searcher.search``; with helpers, the deepest iteration finished by any process gives
+        the move (Lazy SMP's usual rule: a helper a ply ahead has seen more)."""
+        result = super().search(pos, limits, on_info, on_currmove)
+        if not self._helping or limits.multipv > 1 or result.move is None:
+            return result
+        deepest = self.team.deepest()
+        if deepest is None or deepest[0] <= result.depth:
+            return result
+        depth, score, move = deepest
+        allowed = [m for m in pos.legal_moves() if m not in set(limits.exclude)
+                   and (not limits.searchmoves or m in set(limits.searchmoves))]
+        if move not in allowed:
+            return result
+        pv = self._pv(pos, move, depth)
+        if on_info is not None:
+            on_info(Info(depth, score, time.perf_counter() - self._start, result.nodes, pv, 1, self.seldepth))
+        return Result(move, score, depth, result.nodes, pv)
 
     def _helpers_begin(self, pos: Position, limits: Limits) -> None:
         self._helping = self.team is not None and limits.nodes is None and limits.skill >= 20
@@ -327,9 +382,12 @@ class ParallelSearcher(Searcher):
 class _HelperSearcher(Searcher):
     """A helper process's search: the table is the engine's, the game's earlier positions given."""
 
-    def __init__(self, table: SharedTable) -> None:
+    def __init__(self, table: SharedTable, index: int) -> None:
         super().__init__(hash_mb=1)
         self.tt = table
+        self.words = table.words
+        self.index = index
+        self.generation = 0                         # of the search running
         self.seen: List[int] = []
 
     def _prepare_table(self) -> bool:
@@ -337,6 +395,13 @@ class _HelperSearcher(Searcher):
 
     def _game_hashes(self, pos: Position) -> List[int]:
         return self.seen
+
+    def _completed(self, result: Result) -> None:
+        if result.move is not None and self.generation:
+            at = _report_at(self.index) + 1
+            self.words[at + 1] = encode_move(result.move)
+            self.words[at] = (self.generation | (result.depth & 255) << NODE_BITS
+                              | (result.score + SCORE_OFFSET) << (NODE_BITS + 8))
 
 
 def helper_main(argv: Sequence[str]) -> int:
@@ -347,7 +412,7 @@ def helper_main(argv: Sequence[str]) -> int:
     memory = mmap.mmap(fd, size)
     words = memoryview(memory).cast("Q")
     table = SharedTable(words, header, entries, 0)
-    searcher = _HelperSearcher(table)
+    searcher = _HelperSearcher(table, index)
     searcher.first_depth = 2 - index % 2            # half the helpers a ply ahead of the engine
     parent = os.getppid()
     running = [0]                                   # the generation being searched, 0 when idle
@@ -359,7 +424,7 @@ def helper_main(argv: Sequence[str]) -> int:
                 os._exit(0)                         # the engine was killed
             generation = running[0]
             if generation:
-                words[1 + index] = searcher.nodes << NODE_BITS | generation
+                words[_report_at(index)] = searcher.nodes << NODE_BITS | generation
                 if words[0] != generation:
                     searcher.stop_requested = True
 
@@ -380,7 +445,7 @@ def helper_main(argv: Sequence[str]) -> int:
             searcher.seen = order["seen"]
             table.age = (order["age"] - 1) & 255     # the search adds one
             searcher.stop_requested = False
-            running[0] = generation
+            running[0] = searcher.generation = generation
             searcher.search(pos, Limits(depth=MAX_PLY,
                                         exclude=[decode_move(c) for c in order["exclude"]],
                                         searchmoves=[decode_move(c) for c in order["searchmoves"]]))
@@ -388,8 +453,8 @@ def helper_main(argv: Sequence[str]) -> int:
             sys.stderr.write(f"xboard-engine helper: {type(error).__name__}: {error}\n")
         finally:
             if running[0]:
-                words[1 + index] = searcher.nodes << NODE_BITS | running[0]
-            running[0] = 0
+                words[_report_at(index)] = searcher.nodes << NODE_BITS | running[0]
+            running[0] = searcher.generation = 0
     return 0
 
 
