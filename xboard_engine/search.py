@@ -401,6 +401,11 @@ class Searcher:
         """The nodes searched by this search, helpers included."""
         return self.nodes
 
+    def _root_order(self, moves: List[Move]) -> List[Move]:
+        """The order the root moves are searched in this iteration (best first; a helper varies the
+        rest so that the processes meet in the middle and share the halves through the table)."""
+        return moves
+
     def _completed(self, result: Result) -> None:
         """An iteration of the search finished with ``result`` (a helper publishes it)."""
 
@@ -476,7 +481,7 @@ class Searcher:
         original_alpha = alpha
         bonus = self._root_bonus
         report = self._on_currmove
-        for i, m in enumerate(moves):
+        for i, m in enumerate(self._root_order(moves)):
             if report is not None and time.perf_counter() - self._start >= CURRMOVE_AFTER:
                 report(depth, m, i + 1)
             pos.push(m)

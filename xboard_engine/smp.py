@@ -396,6 +396,14 @@ class _HelperSearcher(Searcher):
     def _game_hashes(self, pos: Position) -> List[int]:
         return self.seen
 
+    def _root_order(self, moves: List[Move]) -> List[Move]:
+        """Half the helpers (those a ply ahead) take the root moves after the first from the last:
+        scripts/bench.py's threads section measured time to depth 1.22x faster with two processes
+        without it, 1.62x with it (same run)."""
+        if self.index % 2 == 0:
+            return moves[:1] + moves[:0:-1]
+        return moves
+
     def _completed(self, result: Result) -> None:
         if result.move is not None and self.generation:
             at = _report_at(self.index) + 1
