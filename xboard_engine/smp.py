@@ -203,6 +203,8 @@ class Team:
     """The helper processes and the table they share with the engine's own search."""
 
     def __init__(self, helpers: int, megabytes: int) -> None:
+        if helpers and os.name != "posix":
+            raise OSError("helper processes need POSIX file descriptor passing")
         self.helpers = helpers
         self.megabytes = megabytes
         self.header = _header_words(helpers)
@@ -282,7 +284,7 @@ class Team:
                 p.stdin.close()
             except OSError:
                 pass
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 0.5           # an idle helper ends at once, a busy one in ms
         for p in self.processes:
             try:
                 p.wait(max(0.01, deadline - time.monotonic()))
