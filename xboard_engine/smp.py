@@ -37,6 +37,7 @@ BUCKET_WORDS = 2 * ENTRY_WORDS
 SCORE_OFFSET = 1 << 20          # scores are stored as score + SCORE_OFFSET in 21 bits
 NODE_BITS = 20                  # a helper's report: nodes << NODE_BITS | generation
 GENERATION_MASK = (1 << NODE_BITS) - 1
+HELPER_NICENESS = 5
 WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
 _KINDS = list(MoveKind) + [MoveKind.NORMAL] * (8 - len(MoveKind))
 
@@ -419,6 +420,10 @@ def helper_main(argv: Sequence[str]) -> int:
     input until the header's generation changes; ends at the end of its input."""
     fd, size, header, entries, index = (int(a) for a in argv)
     tune_jit()
+    try:
+        os.nice(HELPER_NICENESS)                    # on a busy machine the engine's own search,
+    except OSError:                                 # which keeps the clock, comes first
+        pass
     memory = mmap.mmap(fd, size)
     words = memoryview(memory).cast("Q")
     table = SharedTable(words, header, entries, 0)
