@@ -222,7 +222,7 @@ class Team:
             for k in range(helpers):
                 self.processes.append(subprocess.Popen(
                     [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
-                     str(self.header), str(entries), str(k)],
+                     str(self.header), str(entries), str(k), str(os.getpid())],
                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(self.memory.fd,),
                     env=env, universal_newlines=True))
         except (OSError, ValueError):
@@ -416,9 +416,10 @@ class _HelperSearcher(Searcher):
 
 
 def helper_main(argv: Sequence[str]) -> int:
-    """A helper process: ``FD SIZE HEADER ENTRIES INDEX``; searches each ``go`` read on standard
+    """A helper process: ``FD SIZE HEADER ENTRIES INDEX PARENT_PID`` (the parent's pid is given, not
+    read, since the engine may be gone before the helper starts); searches each ``go`` read on standard
     input until the header's generation changes; ends at the end of its input."""
-    fd, size, header, entries, index = (int(a) for a in argv)
+    fd, size, header, entries, index, parent = (int(a) for a in argv)
     tune_jit()
     try:
         os.nice(HELPER_NICENESS)                    # on a busy machine the engine's own search,
@@ -429,7 +430,8 @@ def helper_main(argv: Sequence[str]) -> int:
     table = SharedTable(words, header, entries, 0)
     searcher = _HelperSearcher(table, index)
     searcher.first_depth = 2 - index % 2            # half the helpers a ply ahead of the engine
-    parent = os.getppid()
+    if os.getppid() != parent:
+        return 0                                    # the engine died while this process started
     running = [0]                                   # the generation being searched, 0 when idle
 
     def watch() -> None:
