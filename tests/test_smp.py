@@ -91,6 +91,39 @@ def test_shared_table_searches_exactly_as_the_list_table():
             (usual.nodes, usual.move, usual.score, usual.pv), (variant, label)
 
 
+def _resident_kb(pid: int) -> int:
+    """Resident shared memory of a process (RssShmem), in kB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("RssShmem:"):
+                return int(line.split()[1])
+    raise AssertionError("no RssShmem line")
+
+
+def test_clearing_the_shared_table_empties_every_entry_and_returns_its_pages():
+    """``Clear Hash``/``ucinewgame`` over a table of Hash 64: every entry reads empty after it, the first
+    and the last bucket included, and the pages are handed back instead of being written with zeros
+    (zeros would make the whole table resident, and freeing a resident gigabyte table made the
+    engine's exit take a quarter second: quit after a burst of Hash changes)."""
+    team = Team(0, 64)
+    try:
+        table = team.table
+        buckets = table.mask + 1
+        keys = [k * 2 + 1 for k in range(0, buckets, 97)] + [buckets - 1, buckets * 2 - 1]
+        for key in keys:
+            table.store(key, 3, 17, LOWER, None)
+        for at in range(table.base * 8, len(team.memory.map), 4096):
+            team.memory.map[at] = 1                      # every page resident
+        size_kb = len(team.memory.map) // 1024
+        assert size_kb > 32 * 1024 and _resident_kb(os.getpid()) >= size_kb
+        assert table.clear()
+        assert _resident_kb(os.getpid()) < size_kb // 8
+        assert len(table) == 0 and all(table.probe(key) is None for key in keys)
+        assert team.memory.map[table.base * 8:].count(b"\0") == len(team.memory.map) - table.base * 8
+    finally:
+        team.close()
+
+
 def test_shared_table_entries_and_a_torn_slot():
     team = Team(0, 1)
     try:
@@ -221,14 +254,36 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+CPUS = len(os.sched_getaffinity(0))
+
+
+def test_threads_beyond_the_cores_start_one_process_per_core():
+    """`Threads 512` on this machine: a helper for every core but the engine's, and a word saying so
+    (hundreds of Python processes would only share the cores, each with its own memory)."""
+    engine = UciProcess()
+    try:
+        engine.send("setoption name Threads value 512")
+        assert f"info string Threads 512: this machine has {CPUS} cores, the search uses {CPUS} processes" \
+            in engine.sync()
+        engine.send("position startpos")
+        engine.send("go infinite")
+        assert wait_until(lambda: len(children(engine.child.pid)) == CPUS - 1)
+        time.sleep(0.5)
+        assert len(children(engine.child.pid)) == CPUS - 1
+        engine.send("stop")
+        engine.bestmove()
+    finally:
+        engine.close()
+
+
 @pytest.mark.parametrize("thinking", [True, False])
 def test_a_sigkilled_engine_leaves_no_helper_behind(thinking):
-    engine = _uci_thinking(3)
+    engine = _uci_thinking(CPUS)
     if not thinking:
         engine.send("stop")
         engine.bestmove()
     try:
-        assert wait_until(lambda: len(children(engine.child.pid)) == 2)
+        assert wait_until(lambda: len(children(engine.child.pid)) == CPUS - 1)
         helpers = children(engine.child.pid)
         os.kill(engine.child.pid, signal.SIGKILL)
         assert wait_until(lambda: not any(alive(p) for p in helpers), 3), \

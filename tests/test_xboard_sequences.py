@@ -152,3 +152,14 @@ def test_go_after_anything_else_plays_the_side_to_move(engine):
     engine.send("go")
     move = engine.expect(r"(?m)^move (\S+)\r?\n", timeout=30).group(1)
     Position.from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1").parse_move(move)
+
+
+def test_the_board_display_comes_in_one_piece_while_the_engine_thinks(engine):
+    """`d` while the engine ponders or analyses: the search's lines never come between the board's
+    (a thinking line between `fen` and `variant` made a test waiting for both time out)."""
+    send_all(engine, "new\npost\nanalyze")
+    for _ in range(150):
+        engine.send("d")
+        block = engine.expect(r"(?:[ \d]\d [^\r\n]*\r?\n)+ +a b c d e f g h\r?\nfen [^\r\n]+\r?\n([^\r\n]*)\r?\n")
+        assert block.group(1) == "variant normal, white to move", block.group(0)
+    send_all(engine, "exit")

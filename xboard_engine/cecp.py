@@ -19,6 +19,7 @@ from .position import Position
 from .session import (CLEAR_HASH, NO_BREAK, Session, board_lines, is_start_array, option_features,
                       option_key)
 from .textio import OVERLONG, Channel
+from .smp import usable_threads
 from .thinker import Thinker
 from .variant import get_variant, variant_names
 
@@ -403,7 +404,7 @@ class Engine:
     def cmd_cores(self, arg: str) -> None:
         try:
             self.cores = max(1, parse_int(arg))
-            self.thinker.searcher.set_threads(self.cores)
+            self.thinker.searcher.set_threads(usable_threads(self.cores))
         except ValueError:
             self.send(f"Error (bad cores): {arg[:80]}")
 
@@ -463,8 +464,7 @@ class Engine:
             self.send(line)
 
     def cmd_display(self, arg: str) -> None:
-        for line in board_lines(self.session.pos):
-            self.send(line)
+        self.channel.send_lines(board_lines(self.session.pos))
 
     COMMANDS: Dict[str, Callable[["Engine", str], None]] = {}
 

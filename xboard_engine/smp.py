@@ -42,6 +42,16 @@ WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
 _KINDS = list(MoveKind) + [MoveKind.NORMAL] * (8 - len(MoveKind))
 
 
+def usable_threads(requested: int) -> int:
+    """The processes worth starting for ``requested`` threads: no more than the CPUs this process may
+    run on (a Python process per core at most: more only share the cores and each costs memory)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(requested, cpus, MAX_THREADS))
+
+
 def encode_move(m: Move) -> int:
     """A move as one integer (never 0): every field of ``Move`` in 8 bits, the kind in 3."""
     return (1 | m[0] << 1 | m[1] << 9 | m[2] << 17 | m[3] << 25 | m[4] << 28 | m[5] << 36
@@ -141,11 +151,36 @@ class SharedTable:
         w[i] = key ^ data ^ code
 
     def clear(self, stopped: Callable[[], bool] = lambda: False) -> bool:
-        """Zero every entry, a megabyte at a time; False if ``stopped()`` turned true on the way."""
+        """Zero every entry, a piece at a time; False if ``stopped()`` turned true on the way.
+
+        Whole pages are handed back to the system (``MADV_REMOVE``: they read as zeros again and
+        cost no memory until a search writes them; writing zeros would make every page of a
+        gigabyte table resident, and freeing that makes the engine's exit take a quarter second)."""
         start = self.base * 8
         end = start + self.size * ENTRY_WORDS * 8
+        mapping = self.mapping
+        if mapping is not None and hasattr(mapping, "madvise") and hasattr(mmap, "MADV_REMOVE"):
+            page = mmap.PAGESIZE
+            first, last = -(-start // page) * page, end // page * page
+            if first < last:
+                self._zero(start, first)
+                step = 64 << 20
+                for at in range(first, last, step):
+                    if stopped():
+                        return False
+                    try:
+                        mapping.madvise(mmap.MADV_REMOVE, at, min(step, last - at))
+                    except OSError:                 # not a shared-memory file: write the zeros
+                        if not self._zero(at, last, stopped):
+                            return False
+                        break
+                return self._zero(last, end, stopped)
+        return self._zero(start, end, stopped)
+
+    def _zero(self, start: int, end: int, stopped: Callable[[], bool] = lambda: False) -> bool:
+        """Write zeros over bytes ``start:end``, a megabyte at a time."""
         step = 1 << 20
-        zeros = bytes(step)
+        zeros = bytes(min(step, max(0, end - start)))
         target = self.mapping if self.mapping is not None else self.words.cast("B")
         for at in range(start, end, step):
             if stopped():
@@ -310,8 +345,9 @@ class ParallelSearcher(Searcher):
 
     def stop(self) -> None:
         super().stop()
-        if self._helping:
-            self.team.end()
+        team = self.team                            # (another thread may be replacing it)
+        if self._helping and team is not None:
+            team.end()
 
     def close(self) -> None:
         """End the helper processes (the engine quits)."""
@@ -322,6 +358,7 @@ class ParallelSearcher(Searcher):
     def _prepare_table(self) -> bool:
         helpers = self.threads - 1
         team = self.team
+        self._helping = False
         if team is not None and (team.helpers != helpers or team.megabytes != self._hash_mb):
             team.close()
             self.team = team = None

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import IO, Callable, Optional, Tuple
+from typing import IO, Callable, List, Optional, Tuple
 
 MAX_LINE = 1 << 16
 OVERLONG = "\x00overlong"          # stands for an input line longer than MAX_LINE (dropped)
@@ -60,14 +60,19 @@ class Channel:
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
+        self.send_lines([line])
+
+    def send_lines(self, lines: List[str]) -> None:
+        """Write ``lines`` in one piece: no other thread's output comes between them."""
         with self.lock:
             try:
-                self.out.write(line + "\n")
+                self.out.write("".join(line + "\n" for line in lines))
                 self.out.flush()
             except (OSError, ValueError):      # the GUI closed its end: nobody is listening
                 self.log("!", "standard output is closed; exiting")
                 os._exit(0)
-            self.log(">", line)
+            for line in lines:
+                self.log(">", line)
 
     def log(self, direction: str, line: str) -> None:
         """Record a line in the log file (``<`` in, ``>`` out, ``!`` an internal event)."""

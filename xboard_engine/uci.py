@@ -27,7 +27,7 @@ from .errors import RulesError
 from .moves import Move
 from .position import Position
 from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits
-from .smp import MAX_THREADS, ParallelSearcher
+from .smp import MAX_THREADS, ParallelSearcher, usable_threads
 from .session import last_setup_number
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
@@ -300,7 +300,11 @@ class UciEngine:
         if spec.name == "Hash":
             self.searcher.set_hash_size(int(parsed))
         elif spec.name == "Threads":
-            self.searcher.set_threads(int(parsed))
+            threads = usable_threads(int(parsed))
+            if threads < int(parsed):
+                self.send(f"info string Threads {parsed}: this machine has {threads} cores, "
+                          f"the search uses {threads} processes")
+            self.searcher.set_threads(threads)
         elif spec.name in ("UCI_Variant", "UCI_Chess960", "Setup Number"):
             self._new_start()
             self.pos = Position.from_fen(self._start_fen, self.rules_variant)
@@ -517,8 +521,7 @@ class UciEngine:
 
     def cmd_display(self, arg: str) -> None:
         from .session import board_lines
-        for line in board_lines(self.pos):
-            self.send(f"info string {line.lstrip('# ')}")
+        self.channel.send_lines([f"info string {line.lstrip('# ')}" for line in board_lines(self.pos)])
 
     def _perft(self, depth: int) -> None:
         if not 0 <= depth <= MAX_PERFT_DEPTH:
