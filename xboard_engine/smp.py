@@ -249,6 +249,7 @@ class Team:
         self.words = self.memory.words
         self.table = SharedTable(self.words, self.header, entries, megabytes, self.memory.map)
         self.generation = 0
+        self._final_nodes = 0
         package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
         env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
@@ -270,6 +271,7 @@ class Team:
     def begin(self, pos: Position, limits: Limits) -> None:
         """Start every helper on ``pos`` (the table's age is the search's)."""
         self.generation = self.generation % GENERATION_MASK + 1
+        self._final_nodes = 0
         self.words[0] = self.generation
         line = json.dumps({
             "go": self.generation, "variant": pos.variant.name, "fen": pos.fen(), "hash": pos.hash,
@@ -284,11 +286,19 @@ class Team:
                 pass                                # a helper that died adds nothing
 
     def end(self) -> None:
-        """Stop the helpers' search (they abort within a few milliseconds)."""
-        self.words[0] = 0
+        """Stop the helpers' search (they abort within a few milliseconds); their node count is
+        the one at this moment (a helper counts on until it sees the stop)."""
+        if self.words[0]:
+            self._final_nodes = self._count_nodes()
+            self.words[0] = 0
 
     def nodes(self) -> int:
-        """The nodes the helpers searched in the current search so far."""
+        """The nodes the helpers searched in the current search so far (until ``end``)."""
+        if not self.words[0]:
+            return self._final_nodes
+        return self._count_nodes()
+
+    def _count_nodes(self) -> int:
         total = 0
         generation = self.generation
         for k in range(self.helpers):
