@@ -437,7 +437,17 @@ class UciEngine:
             return
         text = pos.uci_text(move)
         line = f"bestmove {text}"
-        if len(pv) > 1 and pv[0] == move:
+        if len(pv) < 2 or pv[0] != move:            # a line cut short: the table's reply, else any
+            pos.push(move)
+            try:
+                reply = self.searcher._tt_move(pos)
+                replies = pos.legal_moves()
+                if reply not in replies:
+                    reply = replies[0] if replies else None
+            finally:
+                pos.pop()
+            pv = [move, reply] if reply is not None else [move]
+        if len(pv) > 1:
             ponder = pv_tokens(pos, pv[:2]).split()
             if len(ponder) == 2:
                 line += f" ponder {ponder[1]}"
