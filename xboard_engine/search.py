@@ -428,9 +428,12 @@ class Searcher:
                              k + 1, self.seldepth))
         return found
 
-    def _tt_move(self, pos: Position) -> Optional[Move]:
+    def table_move(self, pos: Position) -> Optional[Move]:
+        """The best move the transposition table holds for ``pos`` (None if it holds none)."""
         entry = self.tt.probe(pos.hash)
         return entry[4] if entry is not None else None
+
+    _tt_move = table_move
 
     def _pv(self, pos: Position, first: Move, depth: int) -> List[Move]:
         pv = [first]

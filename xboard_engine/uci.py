@@ -440,7 +440,7 @@ class UciEngine:
         if len(pv) < 2 or pv[0] != move:            # a line cut short: the table's reply, else any
             pos.push(move)
             try:
-                reply = self.searcher._tt_move(pos)
+                reply = self.searcher.table_move(pos)
                 replies = pos.legal_moves()
                 if reply not in replies:
                     reply = replies[0] if replies else None
