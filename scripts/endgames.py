@@ -18,6 +18,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position, RulesError           # noqa: E402
+from xboard_engine.board import OFF                        # noqa: E402
 from xboard_engine.search import Limits, Searcher         # noqa: E402
 
 # name -> (variant, the strong side's units besides its king; a lancer is "L", any facing)
@@ -58,6 +59,10 @@ def random_position(variant: str, units: str, rng: random.Random) -> Position:
             pos = Position.from_fen(fen, variant)
         except RulesError:
             continue
+        v = pos.variant
+        if any(v.facing_step[pos.board[sq]] and pos.board[sq + v.facing_step[pos.board[sq]]] == OFF
+               for sq in pos.units[0]):
+            continue                        # a lancer facing off the board: no game reaches it (R3.2)
         if pos.stm == 1 and any(pos.is_capture(m) for m in pos.legal_moves()):
             continue                        # the lone king could take a unit at once
         if pos.outcome() is None and pos.legal_moves():
