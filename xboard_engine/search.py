@@ -316,7 +316,7 @@ class Searcher:
             random.shuffle(root_moves)          # ties are broken by the (stable) move order
         if not root_moves:
             return Result(None, 0, 0, 0, [])
-        root_moves = [m for _, m in self._scored(pos, root_moves, self._tt_move(pos), 0, None)]
+        root_moves = [m for _, m in self._scored(pos, root_moves, self.table_move(pos), 0, None)]
         best = Result(root_moves[0], 0, 0, 0, [root_moves[0]])
         if not prepared:                        # stopped before it began
             return best
@@ -433,14 +433,12 @@ class Searcher:
         entry = self.tt.probe(pos.hash)
         return entry[4] if entry is not None else None
 
-    _tt_move = table_move
-
     def _pv(self, pos: Position, first: Move, depth: int) -> List[Move]:
         pv = [first]
         pos.push(first)
         seen = {pos.hash}
         while len(pv) < depth:
-            move = self._tt_move(pos)
+            move = self.table_move(pos)
             if move is None or move not in pos.legal_moves():
                 break
             pos.push(move)
