@@ -6,7 +6,8 @@ number of search nodes per move) and must mate within the 50-move rule.
     python scripts/endgames.py --positions 5 --nodes 5000 --only KQ KR
 
 Materials: K+Q and K+R (orthodox), K+L (Full Cavalry and 8-Piece), K+J (8-Piece, with the pass
-rule), K+D (Chess80), K+B+N and K+B+S (8-Piece). Prints, per material, the successes and the longest
+rule), K+D (Chess80), K+B+N and K+B+S (8-Piece; bishop and sentry on squares of opposite colours, as
+every setup has them, R10.1). Prints, per material, the successes and the longest
 mate in moves; a failure is printed with its start FEN.
 """
 import argparse
@@ -42,6 +43,11 @@ def random_position(variant: str, units: str, rng: random.Random) -> Position:
     while True:
         letters = ["K", "k"] + [rng.choice(LANCER_LETTERS) if u == "L" else u for u in units]
         squares = rng.sample(range(files * 8), len(letters))
+        if "B" in units and "S" in units:
+            bishop, sentry = (squares[letters.index(u)] for u in "BS")
+            if (bishop // files + bishop % files) % 2 == (sentry // files + sentry % files) % 2:
+                continue                    # on one colour both leave the other colour's squares to
+                                            # the king: no forced mate, and no game has them so (R10.1)
         board = dict(zip(squares, letters))
         rows = []
         for rank in range(7, -1, -1):
