@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Engine benchmark in three sections: perft throughput, fixed-depth search, and threads.
+"""Engine benchmark in four sections: perft throughput, fixed-depth search, threads, and warm-up.
 
 PERFT section: leaves per second with a full make/unmake of every leaf. Runs each variant's start
 position and Kiwipete. When python-chess is importable (here, or in the ``--reference-python``
@@ -15,7 +15,12 @@ least half of orthodox. Middlegame positions are reached by fixed legal moves fr
     python scripts/bench.py                 # CPython, both sections
     pypy3 scripts/bench.py                  # PyPy, python-chess measured under python3
     python scripts/bench.py --quick         # shallower depths
-    python scripts/bench.py --perft-only    # or --search-only, --threads-only
+    python scripts/bench.py --perft-only    # or --search-only, --threads-only, --warmup-only
+
+WARM-UP section: what the engine's warm-up at start (``xboard_engine/warmup.py``) is worth: fresh
+processes of this interpreter each search a start position to a fixed depth, as a game's first move
+would be, half of them after the warm-up and half without, alternately; per variant the median seconds
+of each and their ratio.  (Under CPython the warm-up does nothing: there is no JIT.)
 
 THREADS section: time to a fixed depth and nodes/s of one process and of two (``Threads``/``cores``
 2: the engine's search and a helper process sharing the transposition table), alternately in the same
@@ -233,6 +238,47 @@ def run_threads(args) -> None:
           f"nodes/s {mean(nps_ratios):.2f}x (geometric means)")
 
 
+WARMUP_CASES = [("normal", 5, 4), ("8piece", 5, 4), ("chess80", 5, 4)]   # variant, depth, quick depth
+
+
+def warmup_probe(variant: str, depth: int, seconds: float) -> None:
+    """In a fresh process: warm up for ``seconds``, then print the seconds a search of ``variant``'s
+    start position to ``depth`` takes."""
+    from xboard_engine.position import Position
+    from xboard_engine.search import Limits, Searcher
+    from xboard_engine.warmup import WarmUp
+
+    WarmUp().run(seconds)
+    start = time.perf_counter()
+    Searcher().search(Position(variant), Limits(depth=depth))
+    print(json.dumps(time.perf_counter() - start))
+
+
+def run_warmup(args) -> None:
+    """The warm-up section (see the module's docstring)."""
+    from xboard_engine.warmup import warmup_seconds
+
+    seconds = warmup_seconds()
+    if not seconds:
+        print(f"warm-up: none under {platform.python_implementation()} (no JIT to warm; "
+              f"XBOARD_ENGINE_WARMUP sets one)")
+        return
+    print(f"first search of a fresh process, without and with a {seconds:g} s warm-up "
+          f"(median of {max(3, REPEAT)} processes each)")
+    print(f"{'variant':14} {'depth':>5} {'s (cold)':>9} {'s (warm)':>9} {'ratio':>6}")
+    for variant, depth, quick in WARMUP_CASES:
+        depth = quick if args.quick else depth
+        runs: Dict[float, List[float]] = {0.0: [], seconds: []}
+        for _ in range(max(3, REPEAT)):
+            for warm in runs:
+                out = subprocess.run([sys.executable, os.path.abspath(__file__), "--warmup-probe",
+                                      json.dumps([variant, depth, warm])],
+                                     check=True, stdout=subprocess.PIPE, universal_newlines=True).stdout
+                runs[warm].append(json.loads(out.split()[-1]))
+        cold, warm = (sorted(r)[len(r) // 2] for r in runs.values())
+        print(f"{variant:14} {depth:>5} {cold:>9.2f} {warm:>9.2f} {cold / warm:>6.2f}", flush=True)
+
+
 def main() -> int:
     tune_jit()                      # as the engine runs (xboard_engine/runtime.py)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -244,18 +290,26 @@ def main() -> int:
     only.add_argument("--perft-only", action="store_true", help="run only the perft section")
     only.add_argument("--search-only", action="store_true", help="run only the search section")
     only.add_argument("--threads-only", action="store_true", help="run only the threads section")
+    only.add_argument("--warmup-only", action="store_true", help="run only the warm-up section")
     parser.add_argument("--reference-only", help=argparse.SUPPRESS)
+    parser.add_argument("--warmup-probe", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global REPEAT
     REPEAT = max(1, args.repeat)
     if args.reference_only:
         print(json.dumps(reference_perft(json.loads(args.reference_only))))
         return 0
+    if args.warmup_probe:
+        warmup_probe(*json.loads(args.warmup_probe))
+        return 0
 
     print(f"{platform.python_implementation()} {platform.python_version()}")
     perft_signature = search_signature = None
     if args.threads_only:
         run_threads(args)
+        return 0
+    if args.warmup_only:
+        run_warmup(args)
         return 0
     if not args.search_only:
         perft_signature = run_perft(args)
@@ -270,6 +324,8 @@ def main() -> int:
     if not (args.perft_only or args.search_only):
         print()
         run_threads(args)
+        print()
+        run_warmup(args)
     if perft_signature is not None:
         print(f"signature {perft_signature}")
     if search_signature is not None:

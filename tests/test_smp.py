@@ -334,6 +334,40 @@ def test_cecp_cores_start_helpers_and_move_now_stops_them():
         engine.close()
 
 
+def test_threads_start_the_helpers_at_once_and_they_warm_up_before_the_first_search():
+    engine = UciProcess()
+    try:
+        engine.send("setoption name Threads value 2")
+        engine.sync()
+        assert len(children(engine.child.pid)) == 1     # no `go` yet
+    finally:
+        engine.close()
+    engine = EngineProcess(env=dict(os.environ, XBOARD_ENGINE_WARMUP="1"))
+    try:
+        engine.send("xboard")
+        engine.send("protover 2")
+        engine.sync(timeout=10)                         # after the engine's own warm-up
+        engine.send("cores 2")
+        engine.sync()
+        helper = children(engine.child.pid)[0]
+        assert wait_until(lambda: _cpu_seconds(helper) > 0.3)   # warming up, with no search asked for
+
+        def idle() -> bool:
+            spent = _cpu_seconds(helper)
+            time.sleep(0.5)
+            return _cpu_seconds(helper) - spent < 0.05
+        assert wait_until(idle, 10)                     # and then idle, waiting for one
+        engine.send("memory 8")                         # a new table size: new helpers
+        engine.sync()
+        assert wait_until(lambda: not alive(helper), 3)
+        assert len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper
+        os.kill(engine.child.pid, signal.SIGKILL)       # killed while its helper warms up
+        warming = children(engine.child.pid)
+        assert wait_until(lambda: not any(alive(p) for p in warming), 3)
+    finally:
+        engine.child.close(force=True)
+
+
 def test_helpers_that_cannot_start_leave_a_one_process_search(monkeypatch, capsys):
     def refuse(*args, **kwargs):
         raise OSError("no processes here")

@@ -22,6 +22,7 @@ from .textio import OVERLONG, Channel
 from .smp import usable_threads
 from .thinker import Thinker
 from .variant import get_variant, variant_names
+from .warmup import WarmUp, warmup_seconds
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 POPUP_WIDTH = 56        # characters per line of a message in XBoard's popup
@@ -41,7 +42,9 @@ class Engine:
         # command read before it has been executed (while the engine thinks, at once)
         self.channel.sync_word = "ping"
         self.channel.sync_answer = lambda arg: f"pong {arg}".rstrip()
-        self.channel.on_quit = lambda: self.thinker.halt()
+        self._warmup = WarmUp()                 # run at the first `protover`, before `done=1` (warmup.py)
+        self._warmed = False
+        self.channel.on_quit = self._halt
         self.session = Session()
         self.thinker = Thinker(self.session, self.send, lambda text: self.channel.log("!", text))
         self.cores = 1
@@ -54,6 +57,11 @@ class Engine:
 
     def send(self, line: str) -> None:
         self.channel.send(line)
+
+    def _halt(self) -> None:
+        """``quit`` was read (reader thread): stop the warm-up or the search."""
+        self._warmup.stop()
+        self.thinker.halt()
 
     def tell(self, text: str, error: bool = False) -> None:
         """Show ``text`` to the user in a popup (`telluser`, or `tellusererror`)."""
@@ -127,6 +135,9 @@ class Engine:
     def cmd_protover(self, arg: str) -> None:
         names = ",".join(variant_names())
         self.send("feature done=0")
+        if not self._warmed:
+            self._warmed = True
+            self._warmup.run(warmup_seconds())
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=1 '
                   f'time=1 nps=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 highlight=1 variants="{names}"')
@@ -400,6 +411,7 @@ class Engine:
             self.send(f"Error (bad memory): {arg[:80]}")
             return
         self.thinker.searcher.set_hash_size(min(megabytes, MAX_HASH_MB))
+        self._start_helpers()
 
     def cmd_cores(self, arg: str) -> None:
         try:
@@ -407,6 +419,14 @@ class Engine:
             self.thinker.searcher.set_threads(usable_threads(self.cores))
         except ValueError:
             self.send(f"Error (bad cores): {arg[:80]}")
+            return
+        self._start_helpers()
+
+    def _start_helpers(self) -> None:
+        """After `cores` or `memory`: start the helper processes now if no search runs, so that they
+        are ready and warmed up when the next one begins (else that search starts them)."""
+        if not self.thinker.mode:
+            self.thinker.searcher.start_helpers()
 
     def cmd_random(self, arg: str) -> None:
         self.thinker.random = not self.thinker.random
@@ -422,6 +442,7 @@ class Engine:
             self.send(f"Error (bad option value): {arg[:80]}")
         elif name == "Hash":
             self.thinker.searcher.set_hash_size(int(value))
+            self._start_helpers()
         elif name == "MultiPV":
             self._analyze_again()
 

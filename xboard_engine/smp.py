@@ -30,6 +30,7 @@ from .moves import Move, MoveKind
 from .position import Position
 from .runtime import tune_jit
 from .search import DEFAULT_HASH_MB, MAX_PLY, Info, Limits, Result, Searcher, TranspositionTable
+from .warmup import WarmUp, warmup_seconds
 
 MAX_THREADS = 512
 ENTRY_WORDS = 3                 # check (key ^ data ^ move), data, move: a torn write fails the check
@@ -365,10 +366,17 @@ class ParallelSearcher(Searcher):
             self.team.close()
             self.team = None
 
-    def _prepare_table(self) -> bool:
+    def start_helpers(self) -> None:
+        """Start (or, after a new number or table size, restart) the helper processes now rather than
+        at the next search, so that they have warmed up (``warmup.py``) when it begins.  Only while
+        no search runs (the protocol's command thread, after the setting)."""
+        self._ensure_team()
+
+    def _ensure_team(self) -> None:
+        """The helpers and the table as ``threads`` and the hash size ask (one process: a table of
+        this process's own)."""
         helpers = self.threads - 1
         team = self.team
-        self._helping = False
         if team is not None and (team.helpers != helpers or team.megabytes != self._hash_mb):
             team.close()
             self.team = team = None
@@ -383,14 +391,17 @@ class ParallelSearcher(Searcher):
                 self.threads = 1
                 if not isinstance(old, TranspositionTable):
                     self.tt = TranspositionTable(self._hash_mb)
-                return super()._prepare_table()
+                return
             self.tt = self.team.table
             self._clear_table = False
             if isinstance(old, TranspositionTable):
                 old.clear()
-            return True
-        if not helpers and not isinstance(self.tt, TranspositionTable):
+        elif not helpers and not isinstance(self.tt, TranspositionTable):
             self.tt = TranspositionTable(self._hash_mb)
+
+    def _prepare_table(self) -> bool:
+        self._helping = False
+        self._ensure_team()
         return super()._prepare_table()
 
     def search(self, pos: Position, limits: Limits,
@@ -493,6 +504,7 @@ def helper_main(argv: Sequence[str]) -> int:
                     searcher.stop_requested = True
 
     threading.Thread(target=watch, daemon=True).start()
+    WarmUp().run(warmup_seconds())                  # orders that come meanwhile wait (stale ones are skipped)
     warned = False
     for line in sys.stdin:
         try:

@@ -32,6 +32,7 @@ from .session import last_setup_number
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
 from .variant import get_variant, variant_names
+from .warmup import WarmUp, warmup_seconds
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 AUTHOR = "the xboard-variant-engine authors"
@@ -153,6 +154,8 @@ class UciEngine:
         # the next one, which usually repeats them and adds a move or two, replays only those
         self._position_cache: Optional[Tuple[Tuple[str, str], List[str], Position]] = None
         self._start_fen = ""
+        self._warmup = WarmUp()             # run at the first `uci`, before `uciok` (warmup.py)
+        self._warmed = False
         self._new_start()
         self.pos = Position.from_fen(self._start_fen, self.rules_variant)
         if channel is not None:
@@ -269,6 +272,9 @@ class UciEngine:
         self.send(f"id author {AUTHOR}")
         for option in self.option_specs.values():
             self.send(option.line())
+        if not self._warmed:
+            self._warmed = True
+            self._warmup.run(warmup_seconds())
         self.send("uciok")
 
     def cmd_setoption(self, arg: str) -> None:
@@ -297,14 +303,17 @@ class UciEngine:
         if self._searching() and spec.name in ("UCI_Variant", "UCI_Chess960", "Hash", "Setup Number"):
             self._stop_search()
         self.options[spec.name] = parsed
-        if spec.name == "Hash":
-            self.searcher.set_hash_size(int(parsed))
-        elif spec.name == "Threads":
-            threads = usable_threads(int(parsed))
-            if threads < int(parsed):
-                self.send(f"info string Threads {parsed}: this machine has {threads} cores, "
-                          f"the search uses {threads} processes")
-            self.searcher.set_threads(threads)
+        if spec.name in ("Hash", "Threads"):
+            if spec.name == "Hash":
+                self.searcher.set_hash_size(int(parsed))
+            else:
+                threads = usable_threads(int(parsed))
+                if threads < int(parsed):
+                    self.send(f"info string Threads {parsed}: this machine has {threads} cores, "
+                              f"the search uses {threads} processes")
+                self.searcher.set_threads(threads)
+            if not self._searching():
+                self.searcher.start_helpers()   # ready and warmed up when the next search begins
         elif spec.name in ("UCI_Variant", "UCI_Chess960", "Setup Number"):
             self._new_start()
             self.pos = Position.from_fen(self._start_fen, self.rules_variant)
@@ -470,6 +479,7 @@ class UciEngine:
     def _halt(self) -> None:
         """``quit`` was read (reader thread): stop what runs, and whatever starts from now on."""
         self._halted = True
+        self._warmup.stop()
         self._interrupt()
 
     def _interrupt(self) -> None:
