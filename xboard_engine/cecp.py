@@ -43,7 +43,6 @@ class Engine:
         self.channel.sync_word = "ping"
         self.channel.sync_answer = lambda arg: f"pong {arg}".rstrip()
         self._warmup = WarmUp()                 # run at the first `protover`, before `done=1` (warmup.py)
-        self._warmed = False
         self.channel.on_quit = self._halt
         self.session = Session()
         self.thinker = Thinker(self.session, self.send, lambda text: self.channel.log("!", text))
@@ -135,9 +134,7 @@ class Engine:
     def cmd_protover(self, arg: str) -> None:
         names = ",".join(variant_names())
         self.send("feature done=0")
-        if not self._warmed:
-            self._warmed = True
-            self._warmup.run(warmup_seconds())
+        self._warmup.run(warmup_seconds())
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=1 '
                   f'time=1 nps=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 highlight=1 variants="{names}"')

@@ -155,7 +155,6 @@ class UciEngine:
         self._position_cache: Optional[Tuple[Tuple[str, str], List[str], Position]] = None
         self._start_fen = ""
         self._warmup = WarmUp()             # run at the first `uci`, before `uciok` (warmup.py)
-        self._warmed = False
         self._new_start()
         self.pos = Position.from_fen(self._start_fen, self.rules_variant)
         if channel is not None:
@@ -272,9 +271,7 @@ class UciEngine:
         self.send(f"id author {AUTHOR}")
         for option in self.option_specs.values():
             self.send(option.line())
-        if not self._warmed:
-            self._warmed = True
-            self._warmup.run(warmup_seconds())
+        self._warmup.run(warmup_seconds())
         self.send("uciok")
 
     def cmd_setoption(self, arg: str) -> None:

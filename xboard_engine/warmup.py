@@ -22,6 +22,7 @@ from .search import Limits, Searcher
 
 DEFAULT_SECONDS = 2.0
 WARMUP_HASH_MB = 1
+END_SLACK = 0.01                # seconds: less is left than a search can use
 
 # (variant, FEN or "" for its start): the pieces and rules the search meets in every variant
 POSITIONS = (
@@ -45,25 +46,28 @@ def warmup_seconds() -> float:
 
 
 class WarmUp:
-    """One warm-up, which another thread may cut short with ``stop()`` (the engine quits)."""
+    """One warm-up, which another thread may cut short with ``stop()`` (the engine quits).  It runs
+    once: a second ``run`` (a GUI that sends ``uci`` or ``protover`` again) returns at once."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._stopped = False
+        self._ran = False
         self._searcher: Optional[Searcher] = None
 
     def run(self, seconds: float) -> None:
         """Search the built-in positions in turn (each for a share of the time, again from the first
-        while time is left) for ``seconds`` in all."""
-        if seconds <= 0:
+        while time is left) for ``seconds`` in all, less at most END_SLACK."""
+        if self._ran or seconds <= 0:
             return
+        self._ran = True
         end = time.perf_counter() + seconds
         share = seconds / len(POSITIONS)
         while True:
             for variant, fen in POSITIONS:
                 left = end - time.perf_counter()
                 with self._lock:
-                    if self._stopped or left <= 0.01:
+                    if self._stopped or left <= END_SLACK:
                         self._searcher = None
                         return
                     self._searcher = Searcher(WARMUP_HASH_MB)
