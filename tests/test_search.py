@@ -137,6 +137,23 @@ def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
         mop_up(Position.from_fen("7k/8/8/8/8/8/8/KBN5 w - - 0 1"))
 
 
+def test_mop_up_takes_the_bare_kings_room_away_with_one_unit():
+    """With king and one unit (mates on any edge), each square next to the bare king that no hunter
+    attacks costs the hunter MOP_UP_ROOM; the king is lifted off, so a check covers what lies behind."""
+    from xboard_engine.evaluation import MOP_UP_ROOM, mop_up
+    # Kings on e8 and e1 in both: rook on a1 leaves d8 f8 d7 e7 f7 (5), on a7 only d8 f8 (2).
+    free = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"))
+    cut = mop_up(Position.from_fen("4k3/R7/8/8/8/8/8/4K3 b - - 0 1"))
+    assert cut - free == 3 * MOP_UP_ROOM
+    # Rook checking from a8: f8 behind the king is covered too (d7 e7 f7 left: 3, not 4).
+    check = mop_up(Position.from_fen("R3k3/8/8/8/8/8/8/4K3 b - - 0 1"))
+    assert check - free == 2 * MOP_UP_ROOM
+    # A lancer (Full Cavalry) facing east on a7 covers the seventh rank as the rook did.
+    lancer = mop_up(Position.from_fen("4k3/E7/8/8/8/8/8/4K3 b - - 0 1", "fullcavalry"))
+    facing_away = mop_up(Position.from_fen("4k3/M7/8/8/8/8/8/4K3 b - - 0 1", "fullcavalry"))
+    assert lancer - facing_away == 3 * MOP_UP_ROOM
+
+
 @pytest.mark.parametrize("skill", [0, 4])
 def test_weakened_search_reports_the_chosen_moves_own_score(skill):
     """A skill limit picks moves by score plus a random root bonus (up to 15 cp per missing level),

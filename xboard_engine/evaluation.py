@@ -7,7 +7,8 @@ Black's negated except the phase), so the core keeps one running sum and pays no
 ``evaluate`` unpacks it, blends middlegame and endgame by the material left (the phase), and adds the
 terms that depend on several units at once: pawn structure (passed, doubled, isolated), the king's pawn
 shield, rooks on open files, the bishop pair, units held by jailers (a held king is in danger), the
-side to move, and against a bare king the drive to the edge. (A lancer term by how far its facing
+side to move, and against a bare king the drive to the edge (with one unit: taking the king's room;
+with bishop and minor piece: to the bishop's corner). (A lancer term by how far its facing
 reaches was tried and lost 8-Piece games at the weights tried; lancers use the centre table.)
 
 Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
@@ -16,6 +17,7 @@ results of our own games and prints the tuned dictionary.
 import weakref
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
+from .attacks import attacked
 from .board import BLACK, OFF
 from .pieces import DIAGONAL, JAILER, KING_LEAPS, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
 
@@ -171,6 +173,13 @@ class _Tables:
 _TABLES: Dict[str, _Tables] = {}
 
 
+def _tables(v: "Variant") -> _Tables:
+    t = _TABLES.get(v.name)
+    if t is None:
+        t = _TABLES[v.name] = _Tables(v)
+    return t
+
+
 def set_weights(weights: Dict[str, int]) -> None:
     """Use ``weights`` from now on (the tuner): tables are rebuilt for every variant on next use."""
     WEIGHTS.clear()
@@ -321,7 +330,8 @@ def evaluate(pos: "Position") -> int:
 
 MOP_UP_EDGE = 10                    # per step the bare king stands from the centre
 MOP_UP_CLOSE = 4                    # per step the attacking king is nearer the bare king
-MOP_UP_CORNER = 12                  # with bishop and minor piece: per step nearer the bishop's corner
+MOP_UP_CORNER = 25                  # with bishop and minor piece: per step nearer the bishop's corner
+MOP_UP_ROOM = 15                    # per square next to the bare king it cannot step to
 BISHOP = PIECE_KINDS["bishop"]
 
 
@@ -344,10 +354,25 @@ def mop_up(pos: "Position") -> int:
         + max(2 * lr - (v.ranks - 1), (v.ranks - 1) - 2 * lr) // 2
     apart = abs(lf - v.file_of[hunter]) + abs(lr - v.rank_of[hunter])
     bonus = MOP_UP_EDGE * edge + MOP_UP_CLOSE * (v.files + v.ranks - apart)
-    if len(units[1 - bare]) == 3:
+    B = pos.board
+    hunters = 1 - bare
+    if len(units[hunters]) == 2:
+        # One unit and the king: the mate can be on any edge, so take the bare king's room away (the
+        # squares next to it no hunter attacks, looked at with the king lifted off, so a slider's
+        # check covers the squares behind it too).
+        king = B[lone]
+        B[lone] = 0
+        steps = _tables(v).king_steps
+        bonus += MOP_UP_ROOM * len(steps)
+        for step in steps:
+            x = lone + step
+            u = B[x]
+            if u != OFF and (not u or u >> 6 == hunters) and not attacked(pos, x, hunters):
+                bonus -= MOP_UP_ROOM
+        B[lone] = king
+    elif len(units[hunters]) == 3:
         # Bishop and a minor piece mate only in a corner of the bishop's colour: drive the king there.
-        B = pos.board
-        for sq in units[1 - bare]:
+        for sq in units[hunters]:
             if v.kind_of[B[sq]] is BISHOP:
                 colour = (v.file_of[sq] + v.rank_of[sq]) & 1
                 corners = [(f, r) for f in (0, v.files - 1) for r in (0, v.ranks - 1) if (f + r) & 1 == colour]
