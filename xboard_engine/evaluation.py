@@ -174,6 +174,7 @@ _TABLES: Dict[str, _Tables] = {}
 
 
 def _tables(v: "Variant") -> _Tables:
+    """The variant's tables, built on first use (``evaluate``, the hot path, inlines this)."""
     t = _TABLES.get(v.name)
     if t is None:
         t = _TABLES[v.name] = _Tables(v)
@@ -384,10 +385,7 @@ def mop_up(pos: "Position") -> int:
 
 def material_and_placement(pos: "Position") -> int:
     """The tapered piece-square sum alone, White minus Black."""
-    v = pos.v
-    t = _TABLES.get(v.name)
-    if t is None:
-        t = _TABLES[v.name] = _Tables(v)
+    t = _tables(pos.v)
     s = pos.score
     phase = (s + _PHASE_HALF) >> PHASE_SHIFT
     s -= phase << PHASE_SHIFT
