@@ -331,7 +331,7 @@ def evaluate(pos: "Position") -> int:
 
 MOP_UP_EDGE = 10                    # per step the bare king stands from the centre
 MOP_UP_CLOSE = 4                    # per step the attacking king is nearer the bare king
-MOP_UP_CORNER = 25                  # with bishop and minor piece: per step nearer the bishop's corner
+MOP_UP_CORNER = 50                  # with bishop and minor piece: per step nearer the bishop's corner
 MOP_UP_ROOM = 15                    # per square next to the bare king it cannot step to
 BISHOP = PIECE_KINDS["bishop"]
 
