@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.environ.get("LIVE_SERVER_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from xboard_engine.live import hall, lobby, routes, store  # noqa: E402
+from xboard_engine.web import hall, lobby, routes, store  # noqa: E402
 
 TIMES = {}
 

@@ -29,12 +29,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["play"]:
         from .launcher import main as play
         return play(argv[1:])
-    if argv[:1] == ["web"]:
+    if argv[:1] in (["web"], ["serve"]):
         from .web.cli import main as web
-        return web(argv[1:])
-    if argv[:1] == ["serve"]:
-        from .live.cli import main as live_server
-        return live_server(argv[1:])
+        return web(argv[1:], local=argv[0] == "web")
     if argv[:1] == ["8pc"]:
         from .multi.cli import main as eight_player
         return eight_player(argv[1:])

@@ -1,23 +1,28 @@
-"""xboard-engine web: a board in the browser for every variant, against our engine or any CECP or
-UCI engine named here.  The game lives in the server: reload the page or open a second tab and it
-is still there; every game goes to DATA_DIR/games.pgn as it ends (an unfinished one when it is
-replaced), and an unfinished game resumes when the server starts again."""
+"""``xboard-engine serve`` and ``xboard-engine web``: one web server, started two ways.
+
+``serve`` is the server a club opens to people over the network: every variant and 8 Player Chess,
+invite links, bots, watchers, chat, kept in a database (DATA_DIR/live.sqlite3) that survives
+restarts.  ``web`` is the same server for the person at this computer: it listens on 127.0.0.1,
+opens the browser, and every page is that person's, so they may take every seat (hot-seat), play
+the engines named here, or watch them play each other; its games are kept in DATA_DIR too (the
+old local board's files there are read once and left as they were)."""
 import argparse
 import os
 import shlex
 import socket
 import sys
 import webbrowser
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
+from urllib.parse import urlsplit
 
 from ..match.engines import EngineConfig
 
 OWN_ENGINE = "xboard-engine"
 
 
-def _default_data_dir() -> str:
+def _default_data_dir(local: bool) -> str:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "xboard-engine", "web")
+    return os.path.join(base, "xboard-engine", "web" if local else "live")
 
 
 def _engine(text: str, proto: str) -> Tuple[str, EngineConfig]:
@@ -25,8 +30,8 @@ def _engine(text: str, proto: str) -> Tuple[str, EngineConfig]:
     name, cmd = name.strip(), cmd.strip()
     if not sep or not name or not cmd:
         raise argparse.ArgumentTypeError(f"want NAME=COMMAND, got {text!r}")
-    if name == "human":
-        raise argparse.ArgumentTypeError("'human' names the player at the board, not an engine")
+    if name in ("human", "me", OWN_ENGINE) or len(name) > 24 or not name.isprintable():
+        raise argparse.ArgumentTypeError(f"{name!r}: choose another engine name (up to 24 characters)")
     try:
         shlex.split(cmd)
     except ValueError as error:
@@ -34,62 +39,137 @@ def _engine(text: str, proto: str) -> Tuple[str, EngineConfig]:
     return name, EngineConfig(name, cmd, proto=proto)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="xboard-engine web", description=__doc__)
+def _public_url(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+        raise argparse.ArgumentTypeError(f"want the address people use, e.g. https://chess.example.org, got {text!r}")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def _parser(local: bool) -> argparse.ArgumentParser:
+    prog = "xboard-engine web" if local else "xboard-engine serve"
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this computer only)")
-    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
-    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+                        help="address to listen on (default 127.0.0.1: this computer only" +
+                             (")" if local else "; 0.0.0.0 every network)"))
+    parser.add_argument("--port", type=int, default=8765 if local else 8766,
+                        help="port (default %(default)s; 0 picks a free one)")
+    parser.add_argument("--data-dir", default=_default_data_dir(local),
+                        help="where the database live.sqlite3 is kept (default %(default)s)")
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
-                        type=lambda t: _engine(t, "xboard"), help="a CECP (XBoard) engine the page may offer "
-                        "(repeatable); our own engine is always there as " + OWN_ENGINE)
+                        type=lambda t: _engine(t, "xboard"), help="a CECP (XBoard) engine that may play "
+                        "two-player games (repeatable); our own engine is always there as " + OWN_ENGINE)
     parser.add_argument("--uci-engine", action="append", default=[], metavar="NAME=COMMAND",
-                        type=lambda t: _engine(t, "uci"), help="a UCI engine the page may offer (repeatable)")
-    parser.add_argument("--data-dir", default=_default_data_dir(),
-                        help="where games.pgn and the current game are kept (default %(default)s)")
+                        type=lambda t: _engine(t, "uci"), help="a UCI engine that may play (repeatable)")
+    parser.add_argument("--bot-workers", type=int, default=os.cpu_count() or 1,
+                        help="processes thinking for bots (default: one per core, %(default)s)")
+    parser.add_argument("--max-bot-games", type=int, default=20,
+                        help="games with bots played at once; more are refused with a message (default %(default)s)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="think for bots on this Dask scheduler's workers instead of local processes")
+    parser.add_argument("--durable", action="store_true",
+                        help="make every commit wait for the disk (survives a power cut; slower)")
+    if local:
+        parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+        return parser
+    parser.add_argument("--public-url", type=_public_url, metavar="URL",
+                        help="the address people reach the server at, through a TLS reverse proxy "
+                             "(e.g. https://chess.example.org): pages and WebSockets must come from it, "
+                             "and the player cookie is Secure when it is https")
+    parser.add_argument("--grace", type=float, default=60.0,
+                        help="seconds a disconnected player has before the opponent may claim (default %(default)s)")
+    parser.add_argument("--first-move", type=float, default=30.0,
+                        help="seconds a person has for their first move before the game is aborted "
+                             "(0: no limit; default %(default)s)")
+    parser.add_argument("--challenge-minutes", type=float, default=60.0,
+                        help="minutes before an open challenge and its invite links expire (0: never; "
+                             "default %(default)s)")
+    parser.add_argument("--max-challenges", type=int, default=3,
+                        help="challenges one person may have waiting for players (default %(default)s)")
+    parser.add_argument("--max-bot-games-each", type=int, default=2,
+                        help="games with bots one person may play at once (default %(default)s)")
+    parser.add_argument("--max-connections", type=int, default=64,
+                        help="WebSocket connections from one address at once (default %(default)s); "
+                             "through a trusted proxy, the address it names in X-Forwarded-For")
+    parser.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                        help="the reverse proxy's address, whose X-Forwarded-For is believed (repeatable; "
+                             "default with --public-url: 127.0.0.1 and ::1, a proxy on this machine)")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
+    parser = _parser(local)
     args = parser.parse_args(argv)
+    name = "xboard-engine web" if local else "xboard-engine serve"
+    engines = {}
+    for engine_name, config in args.engine + args.uci_engine:
+        if engine_name in engines:
+            parser.error(f"two engines named {engine_name!r}")
+        engines[engine_name] = config
     try:
         import aiohttp  # noqa: F401
     except ImportError:
-        sys.stderr.write("xboard-engine web needs aiohttp: pip install 'xboard-variant-engine[web]' "
-                         "(or pip install aiohttp)\n")
+        sys.stderr.write(f"{name} needs aiohttp: pip install 'xboard-variant-engine[web]' (or pip install aiohttp)\n")
         return 2
     from aiohttp import web
-    from .routes import make_app
-    from .server import Room
-    engines: Dict[str, EngineConfig] = {
-        OWN_ENGINE: EngineConfig(OWN_ENGINE, f"{shlex.quote(sys.executable)} -m xboard_engine")}
-    for name, config in args.engine + args.uci_engine:
-        if name in engines:
-            parser.error(f"two engines named {name!r}")
-        engines[name] = config
+    from .bots import BotPool
+    from .hall import LOCAL, Hall, Policy
+    from .importer import import_local_files, owner_token
+    from .names import fold
+    from .routes import Gate, make_app
+    from .store import SqliteStore, StoreError
     try:
         os.makedirs(args.data_dir, exist_ok=True)
-    except OSError as error:
-        sys.stderr.write(f"xboard-engine web: cannot use the data directory: {error}\n")
+        store = SqliteStore(os.path.join(args.data_dir, "live.sqlite3"), durable=args.durable, fold=fold)
+    except (OSError, StoreError) as error:
+        sys.stderr.write(f"{name}: cannot use the data directory: {error}\n")
         return 2
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
-        sock.listen(128)                 # connections wait in the queue until the server runs
+        sock.listen(512)
     except OSError as error:
-        sys.stderr.write(f"xboard-engine web: cannot listen on {args.host}:{args.port}: {error.strerror or error}"
-                         " (another program on that port? try --port)\n")
+        sys.stderr.write(f"{name}: cannot listen on {args.host}:{args.port}: "
+                         f"{error.strerror or error} (another program on that port? try --port)\n")
         return 2
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    hosts = {f"{shown}:{port}", f"localhost:{port}"}
-    if args.host in ("127.0.0.1", "::1", "localhost"):
-        hosts |= {f"127.0.0.1:{port}", f"[::1]:{port}"}
-    room = Room(engines, args.data_dir, OWN_ENGINE)
-    app = make_app(room, hosts)
+    hosts = {f"{shown}:{port}", f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"}
+    origins = {f"http://{h}" for h in hosts}
+    public_url = None if local else args.public_url
+    if public_url:
+        hosts.add(urlsplit(public_url).netloc)
+        origins.add(public_url)
+    secure = bool(public_url and public_url.startswith("https:"))
+    pool = BotPool(args.bot_workers, args.max_bot_games, args.cluster)
+    if local:
+        policy = LOCAL
+        for line in import_local_files(store, args.data_dir):
+            print(f"{name}: {line}", flush=True)
+        gate = Gate(hosts, origins, False, 256, owner_token=owner_token(store))
+        if args.host not in ("127.0.0.1", "::1", "localhost"):
+            print(f"{name}: listening on {args.host}: everyone who reaches it plays as you "
+                  "(xboard-engine serve is the server for several people)", flush=True)
+    else:
+        policy = Policy(grace=args.grace, first_move=max(0.0, args.first_move),
+                        challenge_minutes=max(0.0, args.challenge_minutes), max_challenges=max(1, args.max_challenges),
+                        max_bot_games_each=max(1, args.max_bot_games_each))
+        proxies = set(args.trusted_proxy or (["127.0.0.1", "::1"] if public_url else []))
+        gate = Gate(hosts, origins, secure, args.max_connections, proxies)
+    hall = Hall(store, pool, policy, engines=engines)
+    app = make_app(hall, gate)
     url = f"http://{shown}:{port}/"
-    print(f"xboard-engine web: open {url}  (games kept in {room.pgn_path}; Ctrl-C stops)", flush=True)
-    if not args.no_browser:
+    public = f"; people reach it at {public_url}/" if public_url else ""
+    print(f"{name}: open {url}  (database {store.path}{public}; Ctrl-C stops)", flush=True)
+    if local and not args.no_browser:
         try:
             webbrowser.open(url)
         except Exception:              # no browser here: the address is printed above
             pass
-    web.run_app(app, sock=sock, print=None, handle_signals=True)
+    try:
+        web.run_app(app, sock=sock, print=None, handle_signals=True, shutdown_timeout=1.0)
+    finally:
+        store.close()
     return 0

@@ -113,6 +113,7 @@ class EightGame:
         self.date = datetime.date.today().strftime("%Y.%m.%d")
         self.note = ""                  # the last bot's search, or what happened last
         self.version = 0                # grows with every change: a bot's answer for an old one is dropped
+        self.moved = {seat for seat, kind, _ in self.game.actions if kind == "move"}   # seats whose clocks run
 
     # ----------------------------------------------------------------- reading
     def player_name(self, seat: int) -> str:
@@ -124,8 +125,10 @@ class EightGame:
         return turn is not None and self.players[turn] == HUMAN
 
     def running(self) -> Optional[int]:
-        """The seat whose clock runs, or None (no clock or the game is over)."""
-        return self.game.turn if self.clock.on else None
+        """The seat whose clock runs, or None: no clock, the game is over, or the seat to move has
+        yet to make its first move (no seat's first move is timed)."""
+        turn = self.game.turn
+        return turn if self.clock.on and turn in self.moved else None
 
     def clock_left(self, seat: int, now: Optional[float] = None) -> float:
         if not self.clock.on:
@@ -139,7 +142,7 @@ class EightGame:
         """``seat``'s turn has just ended (the game has already passed the turn on, so its clock is
         no longer the running one): the time since the turn began comes off it."""
         now = time.monotonic()
-        if self.clock.on:
+        if self.clock.on and seat in self.moved:
             self.clocks[seat] += (self.clock.increment if moved else 0.0) - (now - self.turn_started)
         self.turn_started = now
         self.version += 1
@@ -151,6 +154,7 @@ class EightGame:
             raise ValueError("the game is over")
         self.game.play(move)
         self._charge(seat, True)
+        self.moved.add(seat)
 
     def resign(self) -> None:
         seat = self.game.turn

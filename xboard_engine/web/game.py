@@ -119,6 +119,7 @@ class WebGame:
         self.tc_text = tc_text
         self.id = game_id
         self.moves: List[str] = []          # coordinate texts
+        self.timed_from = 2                 # the ply from which clocks run (after each side's first move)
         self.sans: List[str] = []
         self.fens: List[str] = [self.start_fen]
         self.last_squares: List[Tuple[str, str]] = []
@@ -146,9 +147,9 @@ class WebGame:
         return not self.over and self.players[self.side] == HUMAN
 
     def running_clock(self) -> Optional[int]:
-        """The side whose clock runs, or None: no clock, the game is over, or a human has not yet
-        made the game's first move (a human's clock starts with it)."""
-        if not self.tc.has_clock or self.over or (not self.moves and self.players[self.side] == HUMAN):
+        """The side whose clock runs, or None: no clock, the game is over, or a side has yet to make
+        its first move in this game (neither side's first move is timed, as on lichess)."""
+        if not self.tc.has_clock or self.over or len(self.moves) < self.timed_from:
             return None
         return self.side
 
@@ -297,21 +298,36 @@ class WebGame:
         return game
 
 
+# What a game's clock may be: at most 3 hours and 3 minutes a move, and enough time for a game
+# (the base and 40 increments at least 30 seconds: "1+0" is no game); st and depth bound engines.
+MAX_BASE, MAX_INCREMENT, MIN_GAME = 3 * 3600.0, 180.0, 30.0
+MAX_MOVE_SECONDS, MAX_DEPTH = 60.0, 30
+
+
 def parse_time_control(text: str) -> TimeControl:
     """The tournament runner's time controls: ``moves/base+inc`` in seconds (``300+3``, ``40/300``,
-    ``5:00+3``), or without a clock for a human: ``st=SECONDS`` an engine's move, ``depth=PLIES``
-    an engine's search depth (a weaker, quick opponent).  Raises ValueError with the reason."""
+    ``5:00+3``), or without a clock: ``st=SECONDS`` an engine's move, ``depth=PLIES`` an engine's
+    search depth (a weaker, quick opponent).  Raises ValueError with the reason, also for a clock
+    out of range (see MAX_BASE, MAX_INCREMENT, MIN_GAME)."""
     text = text.strip()
     if text.startswith("st="):
-        return TimeControl.parse(st=text[3:])
+        tc = TimeControl.parse(st=text[3:])
+        if not tc.st or not 0.05 <= tc.st <= MAX_MOVE_SECONDS:
+            raise ValueError(f"st={text[3:]}: an engine's seconds a move, 0.05 to {MAX_MOVE_SECONDS:g}")
+        return tc
     if text.startswith("depth="):
         tc = TimeControl.parse(depth=text[6:])
-        if not tc.depth or tc.depth < 1:
-            raise ValueError(f"bad depth {text[6:]!r} (want 1 or more)")
+        if not tc.depth or not 1 <= tc.depth <= MAX_DEPTH:
+            raise ValueError(f"bad depth {text[6:]!r} (want 1 to {MAX_DEPTH})")
         return tc
     if text == "inf":
         raise ValueError("inf: give an engine st=SECONDS or depth=PLIES instead")
-    return TimeControl.parse(tc=text)
+    tc = TimeControl.parse(tc=text)
+    if tc.base > MAX_BASE or tc.inc > MAX_INCREMENT or tc.moves > 200:
+        raise ValueError(f"{text}: at most {MAX_BASE / 3600:g} hours, {MAX_INCREMENT:g} s a move, 200 moves a session")
+    if tc.base + 40 * tc.inc < MIN_GAME:
+        raise ValueError(f"{text}: too short for a game (the base and 40 increments must make {MIN_GAME:g} s)")
+    return tc
 
 
 def load_pgn(text: str) -> Tuple[str, Optional[str], List[str], Dict[str, str]]:

@@ -1,119 +1,289 @@
-"""The local browser board's HTTP side: the pages, the piece pictures, the current games' PGN and
-record, and the two WebSockets (``/ws`` the two-player room, ``/ws8`` the 8 Player Chess room)."""
+"""The server's HTTP side (the one room that knows aiohttp): pages, the player cookie, the Host
+and Origin checks, the pages' security headers, per-address connection caps, and the WebSockets
+of the lobby and of each game, whose messages go to the hall."""
 import asyncio
+import gc
+import html
 import os
-from typing import Set
+import secrets
+from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from .eight import EightRoom
+from . import wire
+from .hall import Hall
+from .lobby import lobby_hello, lobby_view, player_page, your_games
 from .pictures import add_picture_routes
-from .server import MAX_MESSAGE, STATIC, Room
+from .room import Room, Viewer
+from .seating import cancel, create
+from .tables import Refused
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+COOKIE = "xbe_player"
+SEND_QUEUE = 256          # messages waiting for a slow page before it is dropped
+MAX_REFUSALS = 100        # refused messages before a connection is closed (a flood)
+SWEEP_SECONDS = 5.0       # how often challenges are checked for expiry
+# The pages load only this server's scripts, styles, pictures and sockets, and no page of another
+# site may frame them.
+POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+          "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
+SLUG = "{slug:[A-Za-z0-9]{1,40}}"
 
 
-def make_app(room: Room, allowed_hosts: Set[str]) -> web.Application:
-    """The web application: the page, its script and style, the piece pictures, the current game's
-    PGN and the WebSocket.  Requests whose Host is not one of ``allowed_hosts`` are refused (a
-    page of another site that a DNS trick points at 127.0.0.1 cannot read or play)."""
+class Gate:
+    """Who may come in: the Host names and page Origins of this server, connections per address.
+    ``owner_token`` (one person's server): every page is that person's."""
+
+    def __init__(self, hosts: Set[str], origins: Set[str], secure: bool, per_address: int,
+                 proxies: Optional[Set[str]] = None, owner_token: Optional[str] = None) -> None:
+        self.hosts = {h.lower() for h in hosts}
+        self.proxies = proxies or set()
+        self.origins = {o.lower() for o in origins}
+        self.secure = secure
+        self.per_address = per_address
+        self.owner_token = owner_token
+        self.open: Dict[str, int] = {}
+
+    def address(self, request: web.Request) -> str:
+        """Who is connecting: the peer's address; if the peer is a trusted proxy, the last address
+        in X-Forwarded-For that is not a trusted proxy (proxies append the address they saw)."""
+        address = request.remote or "?"
+        if address not in self.proxies:
+            return address
+        for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")):
+            address = hop.strip()
+            if address and address not in self.proxies:
+                return address
+        return address or "?"
+
+    def foreign_origin(self, request: web.Request) -> bool:
+        origin = request.headers.get("Origin")       # programs other than browsers may send none
+        return origin is not None and origin.lower() not in self.origins
+
+    def token(self, request: web.Request) -> Optional[str]:
+        return self.owner_token or request.cookies.get(COOKIE)
+
+
+def not_found(text: str = "There is no such page here.") -> web.Response:
+    body = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Not found</title>'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="stylesheet" href="/static/site.css"></head><body class="plain"><main>'
+            f'<h1>Not found</h1><p>{html.escape(text)}</p><p><a href="/">To the lobby</a></p></main></body></html>')
+    return web.Response(status=404, text=body, content_type="text/html")
+
+
+def make_app(hall: Hall, gate: Gate) -> web.Application:
+    lobby_dirty = {"pending": False}
+    sockets: Set[web.WebSocketResponse] = set()
+
+    def lobby_changed() -> None:
+        if not lobby_dirty["pending"]:
+            lobby_dirty["pending"] = True
+            asyncio.get_event_loop().call_later(0.3, push_lobby)
+
+    def push_lobby() -> None:
+        lobby_dirty["pending"] = False
+        if hall.lobby_viewers:
+            shared = lobby_view(hall)
+            for v in list(hall.lobby_viewers):
+                v.send(wire.dumps(dict(shared, mine=your_games(hall, v))))
+
+    hall.on_lobby_change = lobby_changed
 
     @web.middleware
     async def host_check(request: web.Request, handler):
-        if request.host not in allowed_hosts:
+        if request.host.lower() not in gate.hosts:
             return web.Response(status=403, text="forbidden host\n")
-        return await handler(request)
+        try:
+            response = await handler(request)
+        except web.HTTPNotFound:
+            response = not_found()
+        if isinstance(response, web.Response) and (response.content_type or "").startswith("text/html"):
+            if COOKIE not in request.cookies and not gate.owner_token:
+                response.set_cookie(COOKIE, secrets.token_urlsafe(24), max_age=10 * 365 * 86400, path="/",
+                                    httponly=True, samesite="Lax", secure=gate.secure or None)
+            response.headers.setdefault("Content-Security-Policy", POLICY)
+            response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
 
-    async def index(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-cache"})
+    def page(name: str) -> web.Response:
+        with open(os.path.join(STATIC, name), encoding="utf-8") as f:
+            return web.Response(text=f.read(), content_type="text/html", headers={"Cache-Control": "no-cache"})
 
-    async def pgn(request: web.Request) -> web.Response:
-        return web.Response(text=room.game.pgn(), content_type="application/x-chess-pgn",
-                            headers={"Content-Disposition": f'attachment; filename="game-{room.game.id}.pgn"'})
+    async def lobby_page(request: web.Request) -> web.Response:
+        return page("lobby.html")
 
-    def foreign_origin(request: web.Request) -> bool:
-        """A WebSocket opened by a page of another site (browsers send its Origin)."""
-        origin = request.headers.get("Origin")
-        return origin is not None and origin not in {f"http://{h}" for h in allowed_hosts}
+    def room_of(request: web.Request) -> Optional[Room]:
+        return hall.room_at(request.match_info["slug"])
 
-    sockets: Set[web.WebSocketResponse] = set()     # the pages' open sockets, both boards
+    async def game_page(request: web.Request) -> web.Response:
+        room = room_of(request)
+        if room is None:
+            return not_found("There is no game at this address (or its address was mistyped).")
+        return page("play.html" if room.kind == "two" else "play8.html")
 
-    async def socket(request: web.Request) -> web.StreamResponse:
-        if foreign_origin(request):
+    async def record(request: web.Request) -> web.Response:
+        room = room_of(request)
+        if room is None:
+            return not_found("There is no game at this address.")
+        text, content_type, filename = room.table.record([room.name_of(s) or "?" for s in room.seats])
+        return web.Response(text=text, content_type=content_type,
+                            headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    def viewer_id(request: web.Request) -> Optional[int]:
+        token = gate.token(request)
+        viewer = Viewer(lambda text: None, token, gate.address(request))
+        hall.identify(viewer)
+        return viewer.player_id
+
+    async def player_html(request: web.Request) -> web.Response:
+        if hall.store.player(int(request.match_info["id"])) is None:
+            return not_found("There is no such player.")
+        return page("player.html")
+
+    async def player_data(request: web.Request) -> web.Response:
+        data = player_page(hall, int(request.match_info["id"]), viewer_id(request))
+        if data is None:
+            return web.json_response({"error": "no such player"}, status=404)
+        return web.json_response(data, dumps=wire.dumps)
+
+    async def socket(request: web.Request, room: Optional[Room]) -> web.StreamResponse:
+        if gate.foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
+        address = gate.address(request)
+        if gate.open.get(address, 0) >= gate.per_address:
+            return web.Response(status=429, text=f"too many connections from {address}\n")
+        # Up to a quarter megabyte a message gets a reply saying why it is refused; beyond, the
+        # connection is closed (1009, message too big).
+        ws = web.WebSocketResponse(max_msg_size=256 * 1024, heartbeat=30)
         await ws.prepare(request)
         sockets.add(ws)
-        await room.attach(ws)
+        gate.open[address] = gate.open.get(address, 0) + 1
+        queue: "asyncio.Queue[Any]" = asyncio.Queue()
+
+        def send(text: str) -> None:
+            if queue.qsize() >= SEND_QUEUE:         # a page this far behind is dropped
+                queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"too slow"))
+            else:
+                queue.put_nowait(text)
+
+        async def writer() -> None:
+            """Sends in order; a close (code, reason) goes after what was queued before it."""
+            while True:
+                item = await queue.get()
+                if ws.closed:
+                    return
+                try:
+                    if isinstance(item, tuple):
+                        await ws.close(code=item[0], message=item[1])
+                        return
+                    await ws.send_str(item)
+                except (ConnectionError, RuntimeError):
+                    return
+
+        viewer = Viewer(send, gate.token(request), address)
+        writing = asyncio.ensure_future(writer())
         try:
+            hall.identify(viewer)
+            if room is not None:
+                hall.join(viewer, room)
+            else:
+                hall.lobby_viewers.add(viewer)
+                send(wire.dumps(lobby_hello(hall, viewer)))
+                send(wire.dumps(dict(lobby_view(hall), mine=your_games(hall, viewer))))
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
-                    await room.handle(ws, msg.data)
+                    if room is not None:
+                        await hall.handle(viewer, msg.data)
+                    else:
+                        lobby_message(viewer, msg.data)
+                    if viewer.refusals > MAX_REFUSALS:
+                        queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"flood"))
+                        await asyncio.wait([writing], timeout=5)
+                        break
                 elif msg.type == WSMsgType.BINARY:
-                    await ws.send_json({"type": "error", "message": "messages are JSON text"})
+                    send(wire.dumps({"type": "error", "message": "messages are JSON text"}))
         finally:
-            room.clients.discard(ws)
+            hall.leave(viewer)
             sockets.discard(ws)
+            writing.cancel()
+            gate.open[address] -= 1
+            if not gate.open[address]:
+                del gate.open[address]
         return ws
 
-    eight = EightRoom(room.data_dir)           # 8 Player Chess: its page, pictures and WebSocket
-
-    async def eight_page(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(os.path.join(STATIC, "8pc.html"), headers={"Cache-Control": "no-cache"})
-
-    async def eight_record(request: web.Request) -> web.Response:
-        return web.Response(text=eight.game.record(), content_type="text/plain",
-                            headers={"Content-Disposition": f'attachment; filename="8pc-{eight.game.id}.txt"'})
-
-    async def eight_socket(request: web.Request) -> web.StreamResponse:
-        if foreign_origin(request):
-            return web.Response(status=403, text="forbidden origin\n")
+    def lobby_message(viewer: Viewer, text: str) -> None:
         try:
-            seat = eight.seat_of_letter(request.query.get("seat"))
-        except ValueError as error:
-            return web.Response(status=400, text=f"{error}\n")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
-        await ws.prepare(request)
-        sockets.add(ws)
-        send = ws.send_str
-        await eight.attach(send, seat)
-        try:
-            async for msg in ws:
-                if msg.type == WSMsgType.TEXT:
-                    await eight.handle(send, msg.data)
-                elif msg.type == WSMsgType.BINARY:
-                    await ws.send_json({"type": "error", "message": "messages are JSON text"})
-        finally:
-            eight.detach(send)
-            sockets.discard(ws)
-        return ws
+            if not viewer.messages.allow():
+                viewer.refusals += 1
+                raise wire.BadMessage("too many messages: slow down")
+            data = wire.parse(text)
+            if data["type"] == "name":
+                hall.rename(viewer, data.get("name"))
+                viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
+            elif data["type"] == "create":
+                viewer.send(wire.dumps(create(hall, viewer, data)))
+            elif data["type"] == "cancel":
+                room = hall.room_at(data.get("gameId"))
+                if room is None:
+                    raise Refused("no such game")
+                cancel(hall, viewer, room)
+            else:
+                raise wire.BadMessage(f"unknown message type {data['type']!r}")
+        except (wire.BadMessage, Refused) as error:
+            viewer.send(wire.dumps({"type": "error", "message": str(error)}))
+
+    async def lobby_socket(request: web.Request) -> web.StreamResponse:
+        return await socket(request, None)
+
+    async def game_socket(request: web.Request) -> web.StreamResponse:
+        room = room_of(request)
+        if room is None:
+            return web.Response(status=404, text="no such game\n")
+        return await socket(request, room)
+
+    async def sweeping() -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                hall.sweep()
+            except Exception as error:              # the sweep must not stop for a bad game
+                print(f"xboard-engine serve: sweep failed: {error!r}", flush=True)
 
     async def on_startup(app: web.Application) -> None:
-        await room.resume()
-        await eight.resume()
+        count = hall.resume()
+        if count:
+            print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
+        app["sweeper"] = asyncio.ensure_future(sweeping())
+        # What is here now (modules, rules tables, resumed games) stays: the collector's full passes
+        # need not look at it again (they took 40-80 ms under load, a pause in every game at once).
+        if hasattr(gc, "freeze"):
+            gc.collect()
+            gc.freeze()
 
     async def on_shutdown(app: web.Application) -> None:
-        """The server stops (Ctrl-C, SIGTERM): both games are saved with their clocks as they are
-        now, then the pages' sockets are closed (aiohttp waits for open ones before it exits)."""
-        room.stop()
-        eight.stop()
+        app["sweeper"].cancel()
+        hall.pause()
+        hall.pool.shutdown()
         closing = [asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"))
                    for ws in list(sockets)]
         if closing:
             await asyncio.wait(closing, timeout=1.0)      # a page that does not answer is cut off
 
-    async def on_cleanup(app: web.Application) -> None:
-        await room.shutdown()
-        await eight.shutdown()
-
-    app = web.Application(middlewares=[host_check], client_max_size=MAX_MESSAGE)
-    app.router.add_get("/", index)
+    app = web.Application(middlewares=[host_check], client_max_size=64 * 1024)
+    app.router.add_get("/", lobby_page)
+    app.router.add_get(f"/g/{SLUG}", game_page)
+    app.router.add_get(f"/g/{SLUG}.pgn", record)
+    app.router.add_get(f"/g/{SLUG}.txt", record)
+    app.router.add_get("/p/{id:[0-9]{1,12}}", player_html)
+    app.router.add_get("/p/{id:[0-9]{1,12}}.json", player_data)
+    app.router.add_get("/ws/lobby", lobby_socket)
+    app.router.add_get(f"/ws/g/{SLUG}", game_socket)
     app.router.add_static("/static/", STATIC)
     add_picture_routes(app)
-    app.router.add_get("/game.pgn", pgn)
-    app.router.add_get("/ws", socket)
-    app.router.add_get("/8pc", eight_page)
-    app.router.add_get("/8pc.txt", eight_record)
-    app.router.add_get("/ws8", eight_socket)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
-    app.on_cleanup.append(on_cleanup)
     return app
+

@@ -3,11 +3,12 @@
 runner's engine code in a worker thread.  One engine process per seat, started at its first move
 and told the game so far (so a restart loses nothing), quit when the game ends."""
 import time
-from typing import List, NamedTuple, Optional, Tuple, Union
+from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
 from ..match.engines import Engine, EngineConfig, EngineFailure, UciEngine, start_engine
 from ..match.referee import TimeControl, failure_ending, judge_reply, loss, uci_go_line, uci_tokens
 from ..moves import Move
+from ..errors import RulesError
 from ..position import Position
 
 Ending = Tuple[str, str, str]          # result, PGN termination, reason
@@ -34,8 +35,10 @@ class EngineSeat:
         self.engine: Optional[Engine] = None
         self.known = 0                      # plies a CECP engine has been told
 
-    def move(self, turn: Turn) -> Union[str, Ending]:
-        """The engine's move (coordinate text), or the end its reply or failure brings (blocking)."""
+    def move(self, turn: Turn, report: Optional[Callable[[int, int, List[str], bool], None]] = None
+             ) -> Union[str, Ending]:
+        """The engine's move (coordinate text), or the end its reply or failure brings (blocking);
+        ``report(depth, score, pv tokens, uci)`` hears each line it thinks aloud."""
         side = turn.side
         try:
             if self.engine is None:
@@ -47,6 +50,7 @@ class EngineSeat:
                 self.known = len(told)
             engine = self.engine
             uci = isinstance(engine, UciEngine)
+            engine.on_info = (lambda depth, score, pv: report(depth, score, pv, uci)) if report else None
             clocks = turn.clocks or [0.0, 0.0]
             started = time.monotonic()
             budget = turn.tc.budget(clocks[side], uci)
@@ -63,6 +67,9 @@ class EngineSeat:
             if failure.kind == "stall":
                 return loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time")
             return failure_ending(side, failure)
+        finally:
+            if self.engine is not None:
+                self.engine.on_info = None
         judged = judge_reply(turn.pos, reply, uci)
         if not isinstance(judged, Move):
             self.close()
@@ -77,3 +84,27 @@ class EngineSeat:
                 engine.quit()
             except Exception:
                 pass
+
+
+def line_words(pos: Position, side: int, depth: int, score: int, pv: List[str], uci: bool
+               ) -> Tuple[int, str, List[str]]:
+    """An engine's line as the pages show it: depth, the score from White's side ("+0.35", or
+    "#3" / "#-2" for a mate in moves) and the first dozen moves in SAN (from ``pos``, where the
+    engine is to move).  Scores come as the tournament runner keeps them: centipawns from the
+    engine's side, mates as +-(100000 - plies)."""
+    sans = []
+    board = pos.copy()
+    for token in pv[:12]:
+        try:
+            move = board.parse_uci(token) if uci else board.parse_text(token)
+        except RulesError:
+            break
+        sans.append(board.san(move))
+        board.push(move)
+    white_view = score if side == 0 else -score
+    if abs(score) >= 90000:
+        plies = 100000 - abs(score)
+        shown = f"#{'' if white_view > 0 else '-'}{(plies + 1) // 2}"
+    else:
+        shown = f"{white_view / 100:+.2f}"
+    return depth, shown, sans

@@ -1,5 +1,7 @@
 """What players say in a game: the chat (everyone's, or a partner's or team's in 8 Player Pairs
-and Teams; stored before it is sent) and the board arrows (to the partner or team, else private)."""
+and Teams; stored before it is sent) and the board arrows (to the partner or team, else private).
+A partner's or team's words reach only people whose every seat is on that team: someone who sits
+on two sides of a game of their own has no private channel."""
 import time
 from typing import Any, Dict
 
@@ -13,7 +15,8 @@ def may_read(room: Room, viewer: Viewer, channel: str) -> bool:
     if channel == "all":
         return True
     team = int(channel.split(":", 1)[1])
-    return any(room.table.team_of(s) == team for s in room.owned_by(viewer.player_id))
+    return room.team_of_player(viewer.player_id) == team
+
 
 def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
     if not viewer.chats.allow():
@@ -25,10 +28,10 @@ def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None
     owned = room.owned_by(player["id"])
     stored_channel = "all"
     if channel == "team":
-        teams = [room.table.team_of(s) for s in owned]
-        if not owned or teams[0] is None:
-            raise Refused("a partner or team chat is for the players of 8 Player Pairs and Teams")
-        stored_channel = f"team:{teams[0]}"
+        team = room.team_of_player(player["id"])
+        if team is None:
+            raise Refused("a partner or team chat is for the players of one side of 8 Player Pairs and Teams")
+        stored_channel = f"team:{team}"
     line = ChatLine(0, room.id, player["id"], owned[0] if owned else None, stored_channel, player["name"],
                     text, time.time())
     line = line._replace(id=hall.store.add_chat(line))
@@ -37,6 +40,7 @@ def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None
         room.broadcast(message)
     else:
         room.send_team(int(stored_channel.split(":")[1]), viewer, message)
+
 
 def arrows(viewer: Viewer, room: Room, arrows: Any) -> None:
     """A player's arrows (pairs of square names): to the partner or team in 8 Player Pairs and
@@ -51,11 +55,19 @@ def arrows(viewer: Viewer, room: Room, arrows: Any) -> None:
         raise Refused("arrows: want at most 32 [from, to] square pairs")
     if not all(x in names for a in arrows for x in a):
         raise Refused("arrows: unknown square")
-    team = room.table.team_of(owned[0])
     room.arrows[viewer.player_id] = (owned[0], arrows)
-    room.send_team(team, viewer, wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
+    room.send_team(room.team_of_player(viewer.player_id), viewer,
+                   wire.dumps({"type": "arrows", "seat": owned[0], "arrows": arrows}))
+
+
+def send_arrows_to(room: Room, viewer: Viewer) -> None:
+    """A page that opens gets the arrows it may see: its player's own and their team's."""
+    team = room.team_of_player(viewer.player_id)
+    for pid, (seat, drawn) in room.arrows.items():
+        if pid == viewer.player_id or (team is not None and room.team_of_player(pid) == team):
+            viewer.send(wire.dumps({"type": "arrows", "seat": seat, "arrows": drawn}))
 
 
 def chat_message(line: ChatLine) -> Dict[str, Any]:
     return {"type": "chat", "id": line.id, "channel": "all" if line.channel == "all" else "team",
-            "name": line.name, "seat": line.seat, "text": line.text, "at": line.at}
+            "name": line.name, "player": line.player_id, "seat": line.seat, "text": line.text, "at": line.at}

@@ -14,11 +14,14 @@ from ..multi.game import MODES, Game
 from ..multi.notation import move_text as eight_move_text
 from ..multi.record import write_record
 from ..variant import get_variant, variant_names
-from ..web.eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
-from ..web.game import WebGame, parse_time_control, variant_info
+from .eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
+from .game import WebGame, load_pgn, parse_time_control, variant_info
 from .wire import dumps
 
 TWO_PLAYER_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "1800+20", "none"]
+# One person's server (xboard-engine web) offers the tournament runner's controls too: moves in a
+# session, and engines' seconds a move or search depth without a clock.
+LOCAL_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "40/300", "none", "st=2", "depth=2"]
 EIGHT_PLAYER_CLOCKS = ["10+5", "5+3", "3+2", "1+1", "15+10", "none"]
 # Our engine's levels in two-player games: name -> (words, seconds a move, skill 0..20).
 TWO_LEVELS: Dict[str, Tuple[str, float, int]] = {
@@ -81,23 +84,39 @@ class Table:
 
 # --------------------------------------------------------------------- two players
 def check_two_player_config(config: Dict[str, Any]) -> Dict[str, Any]:
-    """The challenge's game settings, checked: variant, clock, setup number or FEN."""
+    """The challenge's game settings, checked: variant, clock, setup number, and a start position
+    (a FEN, or a PGN game whose moves are played before the game begins)."""
     variant = config.get("variant", "normal")
     if not isinstance(variant, str) or variant not in variant_names():
         raise Refused(f"unknown variant {variant!r} (known: {', '.join(variant_names())})")
     tc = config.get("tc", "300+3")
-    if not isinstance(tc, str):
+    if not isinstance(tc, str) or len(tc) > 40:
         raise Refused("tc: want a time control such as 300+3 (seconds + increment) or none")
     if tc != "none":
         try:
-            clock = parse_time_control(tc)
+            parse_time_control(tc)
         except ValueError as error:
             raise Refused(f"time control {tc!r}: {error}") from None
-        if not clock.has_clock:
-            raise Refused("an online game has a clock (e.g. 300+3) or none")
+    fen, moves = config.get("fen") or None, []
+    pgn = config.get("pgn") or None
+    if pgn is not None:
+        if not isinstance(pgn, str) or len(pgn) > 12000:
+            raise Refused("pgn: want the text of one PGN game (at most 12000 characters)")
+        try:
+            variant, fen, moves, _ = load_pgn(pgn)
+        except ValueError as error:
+            raise Refused(f"PGN: {error}") from None
     number = config.get("number")
     v = get_variant(variant)
-    if number not in (None, ""):
+    if fen is not None:
+        if not isinstance(fen, str) or len(fen) > 200:
+            raise Refused("fen: want a FEN of the variant")
+        try:
+            WebGame(variant, [HUMAN, HUMAN], parse_time_control("300+3"), "300+3", start_fen=fen)
+        except RulesError as error:
+            raise Refused(f"bad FEN: {error}") from None
+        number = None
+    elif number not in (None, ""):
         count = v.setup_count if v.setup != "fixed" else 0
         if not count:
             raise Refused(f"{variant} has one setup; a setup number is for random-setup variants")
@@ -107,15 +126,15 @@ def check_two_player_config(config: Dict[str, Any]) -> Dict[str, Any]:
         number = random.randrange(v.setup_count)      # fixed now: a restart replays the same setup
     else:
         number = None
-    fen = config.get("fen") or None
-    if fen is not None:
-        if not isinstance(fen, str) or len(fen) > 200:
-            raise Refused("fen: want a FEN of the variant")
-        try:
-            WebGame(variant, [HUMAN, HUMAN], parse_time_control("300+3"), "300+3", start_fen=fen)
-        except RulesError as error:
-            raise Refused(f"bad FEN: {error}") from None
-    return {"variant": variant, "tc": tc, "number": number, "fen": fen}
+    out: Dict[str, Any] = {"variant": variant, "tc": tc, "number": number, "fen": fen}
+    if moves:
+        game = WebGame(variant, [HUMAN, HUMAN], parse_time_control("300+3"), "300+3", start_fen=fen, number=number)
+        for text in moves:
+            game.play_move(game.pos.parse_move(text), elapsed=0.0)
+        if game.over:
+            raise Refused(f"the PGN's game is over ({game.ending.reason}): nothing is left to play")
+        out["moves"] = moves
+    return out
 
 
 class TwoPlayerTable(Table):
@@ -125,10 +144,14 @@ class TwoPlayerTable(Table):
 
     def __init__(self, config: Dict[str, Any], players: List[str], game_id: int) -> None:
         tc_text = config["tc"] if config["tc"] != "none" else "st=1"
-        self.has_clock = config["tc"] != "none"
+        self.has_clock = config["tc"] not in ("none",) and not tc_text.startswith(("st=", "depth="))
         self.variant = config["variant"]
         self.game = WebGame(config["variant"], players, parse_time_control(tc_text), config["tc"],
                             start_fen=config.get("fen"), number=config.get("number"), game_id=game_id)
+        for text in config.get("moves") or []:          # a loaded game's moves, before anyone's
+            self.game.play_move(self.game.pos.parse_move(text), elapsed=0.0)
+        self.game.timed_from = len(self.game.moves) + 2
+        self.loaded = len(self.game.moves)
 
     def board_info(self) -> Dict[str, Any]:
         return variant_info(self.variant)
@@ -155,6 +178,13 @@ class TwoPlayerTable(Table):
             stored = g.pos.move_text(move)
             g.play_move(move)
             return stored
+        if kind == "takeback":          # back ``text`` plies (agreed, or against a bot)
+            plies = int(text)
+            if not 1 <= plies <= len(g.moves):
+                raise Refused("nothing to take back")
+            g.take_back(plies)
+            g.note = f"{plies} move{'s' if plies > 1 else ''} taken back"
+            return text
         if kind == "resign":
             g.resign(seat)
         elif kind == "offer":
@@ -166,6 +196,11 @@ class TwoPlayerTable(Table):
             if g.draw_offer != "wb"[1 - seat]:
                 raise Refused("there is no draw offer to accept")
             g.end("1/2-1/2", "normal", "Draw by agreement")
+        elif kind == "decline":
+            if g.draw_offer != "wb"[1 - seat]:
+                raise Refused("there is no draw offer to decline")
+            g.draw_offer = None
+            g.note = f"{colour} declines the draw"
         elif kind == "claim":           # the opponent has been away longer than the grace time
             g.end(*loss(1 - seat, "abandoned", f"{self.seat_labels[1 - seat]} left the game"))
         elif kind == "timeout":
@@ -178,6 +213,13 @@ class TwoPlayerTable(Table):
         else:
             raise Refused(f"unknown action {kind!r}")
         return kind
+
+    def moves_back_to(self, seat: int) -> int:
+        """Plies to take back so that ``seat`` is to move again with its last move undone (0 if
+        it has made none since the game was loaded)."""
+        g = self.game
+        plies = 1 if g.side != seat else 2
+        return plies if len(g.moves) - plies >= self.loaded else 0
 
     def clocks(self) -> List[float]:
         return [round(self.game.clock_left(s), 3) for s in (0, 1)] if self.has_clock else []
@@ -260,8 +302,9 @@ class EightPlayerTable(Table):
     seat_count = 8
 
     def __init__(self, config: Dict[str, Any], players: List[str], game_id: int) -> None:
+        earlier = Game.from_dict(config["replay"]) if config.get("replay") else None   # an imported game
         self.game = EightGame(config["mode"], config["options"], players, config["tc"], pace=0.0,
-                              game_id=game_id, seed=config["seed"])
+                              game_id=game_id, seed=config["seed"], game=earlier)
         self.seat_labels = [s.colour for s in self.game.game.v.seats]
 
     def board_info(self) -> Dict[str, Any]:

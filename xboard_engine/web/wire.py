@@ -1,36 +1,41 @@
-"""Messages in and out of the live server: a page's JSON text checked (size, depth, shape) before
-the hall sees it, the per-connection rate limit, and the text checks for names and chat.
+"""Messages in and out of the server: a page's JSON text checked (size, depth, shape) before the
+hall sees it, the per-connection rate limit, and the chat text check.
 
 The protocol (JSON objects with a ``type``; every refusal is ``{"type": "error", "message"}`` and
-changes nothing):
+changes nothing).  Games are named by their address, ``gameId`` (the SLUG of ``/g/SLUG``).
 
 Lobby, ``/ws/lobby``.  Server: ``hello`` (you, variants, engines, twoLevels, eightLevels, twoClocks,
 eightClocks, modes, options, maxBotGames, setups: the random-setup variants' setup counts,
-eightSeats: the 8 Player seats' colour, letter, fill, partner, team), ``lobby`` (challenges,
-playing, finished: each id, kind, variant, mode, tc, seats, free, plies, result), ``you`` (after a
-name), ``created`` (gameId, path, invites: seat, label, path with ``#seat=N&invite=SECRET``).  Page: ``name`` (name), ``create``
-(kind "two": variant, tc, number, fen; kind "eight": mode, options, tc; seats: one entry per seat,
-``{"kind": "me" | "open" | "invite" | "bot", "level", "engine"}``).
+eightSeats: the 8 Player seats' colour, letter, fill, partner, team; local: one person's server;
+limits), ``lobby`` (challenges: the newest open ones first, with their total; playing, finished:
+each gameId, kind, variant, mode, tc, seats, free, plies, result, created; mine: your unfinished
+games), ``you`` (after a name), ``created`` (gameId, path, invites: seat, label, path with
+``#seat=N&invite=SECRET``).  Page: ``name`` (name), ``create`` (kind "two": variant, tc, number,
+fen or pgn; kind "eight": mode, options, tc; seats: one entry per seat, ``{"kind": "me" | "open" |
+"invite" | "bot", "level", "engine"}``), ``cancel`` (gameId: a challenge of yours).
 
-Game, ``/ws/g/ID``.  Server: ``hello`` (gameId, kind, config, info: the board's geometry and
-pictures, you, yourSeats, openSeats, seatLabels, grace, teams), ``state`` (the table's view, as
-the local board's state, plus gameId, status open/playing/over, online: each seat's label, kind,
-name, connected; watchers; clockValues), ``chat`` (id, channel all/team, name, seat, text, at),
-``arrows`` (seat, arrows: [from, to] pairs), ``you``.  Page: ``take`` (seat, secret for an invite
-seat), ``move`` (move, seat optional), ``resign``, ``offer`` and ``draw`` (accept) in two-player
-games, ``claim`` (two-player: the opponent away past the grace time; 8 Player: the 26-point
-claim), ``chat`` (text, channel all or team), ``arrows`` (arrows), ``name``.
+Game, ``/ws/g/SLUG``.  Server: ``hello`` (gameId, kind, config, info: the board's geometry and
+pictures, you, yourSeats, openSeats, seatLabels, grace, firstMove, creator, solo, local, teams),
+``state`` (the table's view, as the board pages draw it, plus gameId, status open/playing/over/
+aborted, online: each seat's label, kind, name, player, connected; watchers: the people looking;
+clockValues; offers: takeback (the asking seat), rematch (seats asking), next (the rematch's
+gameId); abortable: seats that may still abort; outcome: why an aborted game ended),
+``thinking`` (seat, depth, score, pv, engine: an engine's line, to watchers and to a person
+playing only engines), ``chat`` (id, channel all/team, name, player, seat, text, at), ``arrows``
+(seat, arrows: [from, to] pairs), ``you``.  Page: ``take`` (seat, secret for an invite seat),
+``cancel``, ``move`` (move, seat optional), ``resign``, ``abort``, ``offer`` and ``draw`` (accept)
+in two-player games, ``takeback`` (ask or accept), ``rematch`` (ask or accept), ``decline`` (what:
+draw, takeback or rematch), ``claim`` (two-player: the opponent away past the grace time; 8
+Player: the 26-point claim), ``chat`` (text, channel all or team), ``arrows`` (arrows), ``name``.
 """
 import json
-import re
 import time
 from typing import Any, Dict
 
+from .names import clean_chat
+
 MAX_MESSAGE_BYTES = 16 * 1024       # a move, a chat line or a challenge is far less
-MAX_NAME = 24
 MAX_CHAT = 300
-MARKUP = re.compile(r"<\s*[a-zA-Z/!?]|&[#a-zA-Z0-9]+;|javascript:", re.IGNORECASE)
-NAME_CHARS = re.compile(r"[\w .'\-()]+")
 
 
 class BadMessage(ValueError):
@@ -76,31 +81,16 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def check_name(name: Any) -> str:
-    """A display name: 1..24 letters, digits, spaces and . ' - ( ); no markup."""
-    if not isinstance(name, str):
-        raise BadMessage("name: want text")
-    name = " ".join(name.split())
-    if not name:
-        raise BadMessage("name: empty")
-    if len(name) > MAX_NAME:
-        raise BadMessage(f"name: at most {MAX_NAME} characters")
-    if MARKUP.search(name) or not NAME_CHARS.fullmatch(name):
-        raise BadMessage("name: letters, digits, spaces and . ' - ( ) only (no markup)")
-    return name
-
-
 def check_chat(text: Any) -> str:
-    """A chat line: plain text, 1..300 characters, no markup (pages show it as text in any case)."""
+    """A chat line: 1..300 characters of text (shown as text, so "a<b" is fine), without the
+    invisible controls that would reorder what it shows."""
     if not isinstance(text, str):
         raise BadMessage("chat: want text")
-    text = " ".join(text.split())
+    text = clean_chat(text)
     if not text:
         raise BadMessage("chat: empty")
     if len(text) > MAX_CHAT:
         raise BadMessage(f"chat: at most {MAX_CHAT} characters")
-    if MARKUP.search(text):
-        raise BadMessage("chat: plain text only (no markup)")
     return text
 
 

@@ -1,0 +1,188 @@
+"""The bot seats' thinking, off the server's loop: a bounded pool of worker processes (or a Dask
+cluster's workers) that each take a position and give back a move.  The jobs are plain functions
+of plain data, so a worker needs nothing of the server.  A local worker tells the server the
+lines it thinks through a queue (the pages show them to those who may see them), and ends itself
+when the server is gone, however the server ended."""
+import asyncio
+import concurrent.futures
+import multiprocessing
+import os
+import queue
+import random
+import threading
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+WORKER_HASH_MB = 16
+WATCH_PERIOD = 0.5          # seconds between a worker's looks at whether the server is still there
+_searcher = None            # one per worker process, kept between moves
+_lines: Any = None          # the queue a worker's lines go to the server through
+
+
+def _worker_start(lines: Any, parent: int) -> None:
+    """A worker's first act: keep the lines queue, and end with the server (a SIGKILL of the
+    server reparents the worker; it then exits within WATCH_PERIOD)."""
+    global _lines
+    _lines = lines
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_PERIOD)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: float, skill: int,
+                    seed: int, depth: Optional[int] = None, job: Any = None) -> str:
+    """Our engine's move (coordinate text) after ``moves`` from ``start_fen``, within ``seconds``
+    (or to ``depth``).  Each line it finds goes to the server as ``(job, depth, score, pv)``."""
+    global _searcher
+    from ..position import Position
+    from ..search import FULL_SKILL, MATE_BOUND, MATE, Limits, Searcher
+    if _searcher is None:
+        _searcher = Searcher(hash_mb=WORKER_HASH_MB)
+    pos = Position.from_fen(start_fen, variant)
+    for text in moves:
+        pos.push(pos.parse_move(text))
+    legal = pos.legal_moves()
+    if len(legal) == 1:
+        return pos.move_text(legal[0])
+    random.seed(seed)
+    side = pos.stm
+
+    def report(info: Any) -> None:
+        if _lines is None or job is None:
+            return
+        white = info.score if side == 0 else -info.score
+        if abs(info.score) >= MATE_BOUND:
+            moves_to_mate = (MATE - abs(info.score) + 1) // 2
+            shown = f"#{'' if white > 0 else '-'}{moves_to_mate}"
+        else:
+            shown = f"{white / 100:+.2f}"
+        board, sans = pos.copy(), []
+        for move in info.pv[:12]:
+            sans.append(board.san(move))
+            board.push(move)
+        try:
+            _lines.put_nowait((job, info.depth, shown, sans))
+        except Exception:                        # a full or closed queue: the line is not needed
+            pass
+
+    limits = Limits(soft_time=seconds * 0.5, hard_time=seconds, depth=depth, skill=min(skill, FULL_SKILL),
+                    randomize=skill < FULL_SKILL)
+    result = _searcher.search(pos, limits, on_info=report)
+    move = result.move if result.move in legal else random.Random(seed).choice(legal)
+    return pos.move_text(move)
+
+
+def eight_player_move(game: Dict[str, Any], level: Optional[Dict[str, Any]], seconds: float, seed: int) -> str:
+    """An 8 Player Chess bot's move (the text's notation) for the seat to move of ``game``
+    (``Game.to_dict``); ``level`` is the bot's settings, None for a random mover."""
+    from ..multi.bots import Bot
+    from ..multi.game import Game
+    from ..multi.notation import move_text
+    g = Game.from_dict(game)
+    legal = g.legal_moves()
+    if level is None:
+        move = random.Random(seed).choice(legal)
+    else:
+        settings = dict(level)
+        if settings.get("movetime") is not None:
+            settings["movetime"] = max(0.05, min(float(settings["movetime"]), seconds))
+        move = Bot(seed=seed, **settings).choose(g)
+        if move not in legal:
+            move = random.Random(seed).choice(legal)
+    return move_text(g.position, move, legal=legal)
+
+
+class BotPool:
+    """``workers`` processes thinking for at most ``max_games`` games with bots at once.
+    ``on_thinking(job, depth, score, pv)`` is called on the server's loop for each line a worker
+    thinks (local workers only)."""
+
+    def __init__(self, workers: int, max_games: int, cluster: Optional[str] = None) -> None:
+        self.workers = max(1, workers)
+        self.max_games = max_games
+        self.cluster = cluster
+        self.on_thinking: Optional[Callable[..., None]] = None
+        self._executor: Optional[concurrent.futures.Executor] = None
+        self._client: Any = None
+        self._lines: Any = None
+        self._reader: Optional[threading.Thread] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+
+    def executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            if self.cluster:
+                from distributed import Client
+                self._client = Client(self.cluster)
+                self._executor = self._client.get_executor()
+            else:
+                context = multiprocessing.get_context("spawn")
+                if self._lines is None:
+                    self._lines = context.Queue(1000)
+                    self._reader = threading.Thread(target=self._read_lines, daemon=True, name="bot-lines")
+                    self._reader.start()
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=context, initializer=_worker_start,
+                    initargs=(self._lines, os.getpid()))
+        return self._executor
+
+    def _read_lines(self) -> None:
+        while True:
+            try:
+                item = self._lines.get()
+            except (EOFError, OSError, ValueError):
+                return
+            if item is None:
+                return
+            loop, callback = self._loop, self.on_thinking
+            if loop is not None and callback is not None and not loop.is_closed():
+                try:
+                    loop.call_soon_threadsafe(callback, *item)
+                except RuntimeError:                 # the loop closed meanwhile
+                    return
+
+    async def run(self, function: Any, *args: Any) -> Any:
+        """``function(*args)`` in a worker; a broken pool is made again once."""
+        loop = asyncio.get_event_loop()
+        self._loop = loop
+        if self.cluster and function is two_player_move:
+            args = args[:7] + (None,)                # a cluster's workers have no lines queue
+        try:
+            return await loop.run_in_executor(self.executor(), function, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self._executor = None
+            return await loop.run_in_executor(self.executor(), function, *args)
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            processes = list((getattr(self._executor, "_processes", None) or {}).values())
+            try:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            except TypeError:                      # Python 3.8's and Dask's executors
+                self._executor.shutdown(wait=False)
+            for process in processes:
+                process.kill()                     # a search in progress must not hold the stop
+            self._executor = None
+        if self._lines is not None:
+            try:
+                self._lines.put_nowait(None)
+            except (queue.Full, ValueError, OSError):
+                pass
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+def budget(clock_left: Optional[float], increment: float, level_seconds: float) -> float:
+    """Seconds a bot may think: its level's time, less when its clock is low."""
+    if clock_left is None:
+        return level_seconds
+    return max(0.05, min(level_seconds, clock_left / 30 + increment * 0.8))
+
+
+def seed_now() -> int:
+    return int(time.time() * 1000) & 0x7FFFFFFF

@@ -1,0 +1,210 @@
+"""The course of a game on the server: whose turn it is, the room's one timer (a clock's fall, the
+end of an away player's grace time, a first move not made in time), the bots' and outside
+engines' moves, and the lines they think aloud."""
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+
+from ..errors import RulesError
+from .bots import budget, eight_player_move, seed_now, two_player_move
+from .eight_game import BOT_LEVELS as EIGHT_LEVELS
+from .engines import EngineSeat, Turn, line_words
+from .room import Room
+from .tables import TWO_LEVELS, Refused
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+
+def next_turn(hall: "Hall", room: Room) -> None:
+    if room.timer:
+        room.timer.cancel()
+        room.timer = None
+    if room.status != "playing" or room.table.over or hall.stopping:
+        return
+    seat = room.table.seat_to_move()
+    if seat is not None and room.seats[seat].kind == "bot" and not room.bot_busy:
+        asyncio.ensure_future(_bot_move(hall, room, seat, room.actions))
+    arm(hall, room)
+
+
+def arm(hall: "Hall", room: Room) -> None:
+    """The room's timer: at the running clock's fall, when an away player's grace ends, or when the
+    seat to move runs out of time for its first move."""
+    if room.timer:
+        room.timer.cancel()
+        room.timer = None
+    if room.status != "playing" or room.table.over or hall.stopping:
+        return
+    waits = []
+    left = room.table.time_left()
+    if left is not None:
+        waits.append(left + 0.02)
+    for _, since in away_seats(room):
+        waits.append(since + hall.grace - time.monotonic() + 0.02)
+    deadline = first_move_deadline(hall, room)
+    if deadline is not None:
+        waits.append(deadline - time.monotonic() + 0.02)
+    if waits:
+        room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), _on_timer, hall, room)
+
+
+def first_move_deadline(hall: "Hall", room: Room) -> Optional[float]:
+    """When the game is aborted if the person to move makes no first move (None: no such limit)."""
+    seat = room.table.seat_to_move()
+    if not hall.policy.first_move or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
+        return None
+    return room.turn_since + hall.policy.first_move
+
+
+def away_seats(room: Room) -> List[Tuple[int, float]]:
+    """(seat, away since) of the people whose absence ends something: in 8 Player Chess the seat
+    to move (it times out, as the text says for time-outs); in a two-player game against a bot, the
+    person (the bot wins: the game is abandoned)."""
+    out = []
+    if room.kind == "eight":
+        turn = room.table.seat_to_move()
+        if turn is not None and room.seats[turn].kind == "player":
+            since = room.away_since.get(room.seats[turn].player_id)
+            if since is not None:
+                out.append((turn, since))
+    else:
+        for s in room.seats:
+            if s.kind == "player" and room.seats[1 - s.seat].kind == "bot" and s.player_id in room.away_since:
+                out.append((s.seat, room.away_since[s.player_id]))
+    return out
+
+
+def _on_timer(hall: "Hall", room: Room) -> None:
+    room.timer = None
+    if room.status != "playing" or room.table.over or hall.stopping:
+        return
+    seat = room.table.flag()
+    if seat is not None:
+        hall.apply(room, seat, "timeout")
+        return
+    now = time.monotonic()
+    deadline = first_move_deadline(hall, room)
+    if deadline is not None and now >= deadline:
+        seat = room.table.seat_to_move()
+        end_without_result(hall, room, f"{room.table.seat_labels[seat]} made no first move within "
+                                       f"{hall.policy.first_move:g} s: the game is aborted")
+        return
+    for away, since in away_seats(room):
+        if now - since >= hall.grace:
+            if room.kind == "eight":
+                hall.apply(room, away, "timeout")
+            else:
+                hall.apply(room, 1 - away, "claim")
+            return
+    arm(hall, room)
+
+
+def check_claim(hall: "Hall", room: Room, seat: int) -> None:
+    """A two-player claim of the win: the opponent, a person, away past the grace time."""
+    other = room.seats[1 - seat]
+    if other.kind != "player" or room.connected(other.player_id):
+        raise Refused("your opponent is here: no claim")
+    away = time.monotonic() - room.away_since.get(other.player_id, time.monotonic())
+    if away < hall.grace:
+        raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {hall.grace:.0f} s")
+
+
+def end_without_result(hall: "Hall", room: Room, reason: str) -> None:
+    """The game ends unplayed or aborted: no result, no winner; seats still free or kept for an
+    invite are closed (their links no longer work)."""
+    closed = [s._replace(kind="closed", invite_hash=None) if s.kind in ("open", "invite") else s for s in room.seats]
+    for old, new in zip(room.seats, closed):
+        if old is not new:
+            hall.store.set_seat(room.id, new)
+    room.seats = closed
+    result = {"reason": reason, "aborted": True}
+    hall.store.set_status(room.id, "aborted", result)
+    room.status, room.result = "aborted", result
+    if room.timer:
+        room.timer.cancel()
+        room.timer = None
+    room.thinking = None
+    let_engines_go(hall, room)
+    room.broadcast()
+    hall.lobby_changed()
+
+
+def let_engines_go(hall: "Hall", room: Room) -> None:
+    engines, room.engines = list(room.engines.values()), {}
+    for engine in engines:
+        hall.engine_threads.submit(engine.close)
+
+
+def show_thinking(room: Room, seat: int, depth: int, score: str, pv: List[str]) -> None:
+    """An engine's line (its depth, score from White's side in two-player games, and the moves it
+    expects) to those who may see it."""
+    room.thinking = {"type": "thinking", "gameId": room.slug, "seat": seat, "depth": depth, "score": score,
+                     "pv": pv, "engine": room.name_of(room.seats[seat])}
+    room.send_thinking()
+
+
+# --------------------------------------------------------------------- bots and engines
+async def _bot_move(hall: "Hall", room: Room, seat: int, at: int) -> None:
+    room.bot_busy = True
+    try:
+        engine, _, level = (room.seats[seat].bot or ":").partition(":")
+        left = room.table.time_left()
+        if engine in hall.engines:
+            text = await _engine_move(hall, room, seat, engine)
+        elif room.kind == "two":
+            g = room.table.game          # type: ignore[attr-defined]
+            words, seconds, skill = TWO_LEVELS.get(level, TWO_LEVELS["medium"])
+            increment = g.tc.inc if room.table.clocks() else 0.0
+            seconds = g.tc.st if g.tc.st else budget(left, increment, seconds)
+            text = await hall.pool.run(two_player_move, g.variant, g.start_fen, list(g.moves), seconds, skill,
+                                       seed_now(), g.tc.depth, (room.id, at, seat))
+        else:
+            g = room.table.game          # type: ignore[attr-defined]
+            settings = EIGHT_LEVELS.get(level, EIGHT_LEVELS["fast"])[1]
+            seconds = float((settings or {}).get("movetime") or 1.0)
+            text = await hall.pool.run(eight_player_move, g.game.to_dict(), settings,
+                                       budget(left, g.clock.increment, seconds), seed_now())
+    except Exception as error:                   # a worker's fault: the server goes on
+        print(f"xboard-engine serve: bot of game {room.slug} failed: {error!r}", flush=True)
+        text = None
+    finally:
+        room.bot_busy = False
+    if hall.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat \
+            or room.status != "playing":
+        next_turn(hall, room)
+        return
+    if text is None:
+        return
+    try:
+        if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
+            hall.apply(room, seat, "ending", "|".join(text))
+        else:
+            hall.apply(room, seat, "move", text)
+    except (Refused, RulesError) as error:
+        print(f"xboard-engine serve: bot move {text!r} of game {room.slug} refused: {error}", flush=True)
+
+
+async def _engine_move(hall: "Hall", room: Room, seat: int, name: str) -> Any:
+    g = room.table.game                  # type: ignore[attr-defined]
+    clocks = room.table.clocks()
+    turn = Turn(g.variant, g.start_fen, g.custom_start, list(g.moves), g.pos.copy(), seat, g.tc, clocks,
+                list(g.moves_done))
+    player = room.engines.get(seat)
+    if player is None:
+        player = room.engines[seat] = EngineSeat(hall.engines[name])
+    loop = asyncio.get_event_loop()
+    at = room.actions
+    pos = g.pos.copy()
+
+    def report(depth: int, score: int, pv: List[str], uci: bool) -> None:
+        words = line_words(pos, seat, depth, score, pv, uci)
+        loop.call_soon_threadsafe(_engine_line, room, at, seat, words)
+
+    return await loop.run_in_executor(hall.engine_threads, player.move, turn, report)
+
+
+def _engine_line(room: Room, at: int, seat: int, words: Tuple[int, str, List[str]]) -> None:
+    if room.actions == at and room.status == "playing":
+        show_thinking(room, seat, *words)
+

@@ -1,0 +1,151 @@
+"""The lists people find games in: the lobby (open challenges, the newest first; games being
+played; recent games; your own) and a player's page (their games and results per variant).
+A game that is not open to anyone (invite links, bots, a player's own) is listed only to the
+people in it."""
+from functools import lru_cache
+from typing import Any, Dict, List, Optional
+
+from ..multi.game import MODES, OPTION_NAMES, Game
+from ..variant import get_variant, variant_names
+from .eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
+from .hall import Hall
+from .room import Room, Viewer
+from .seating import OWN_ENGINE
+from .store import StoredGame, StoredSeat
+from .tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
+
+SHOWN = 50              # challenges and games in progress listed at most (the newest)
+FINISHED_SHOWN = 30
+
+
+def lobby_hello(hall: Hall, viewer: Viewer) -> Dict[str, Any]:
+    """The lobby page's first message: who you are and what a challenge may be."""
+    policy = hall.policy
+    return {"type": "hello", "you": viewer.player, "variants": variant_names(),
+            "engines": [OWN_ENGINE] + sorted(hall.engines),
+            "twoLevels": [{"name": k, "words": w} for k, (w, _, _) in TWO_LEVELS.items()],
+            "eightLevels": [{"name": k, "words": w} for k, (w, _) in EIGHT_LEVELS.items()],
+            "twoClocks": LOCAL_CLOCKS if policy.local else TWO_PLAYER_CLOCKS,
+            "eightClocks": EIGHT_PLAYER_CLOCKS, "modes": list(MODES),
+            "options": [{"name": n, "help": h, "modes": list(m)} for n, (h, m) in OPTION_NAMES.items()],
+            "maxBotGames": hall.pool.max_games, "setups": _setups(), "eightSeats": _eight_seats(),
+            "local": policy.local,
+            "limits": {"challenges": policy.max_challenges, "botGames": policy.max_bot_games_each,
+                       "challengeMinutes": policy.challenge_minutes, "firstMove": policy.first_move}}
+
+
+def _setups() -> Dict[str, int]:
+    """Each random-setup variant's number of setups (the others have one)."""
+    return {name: get_variant(name).setup_count for name in variant_names() if get_variant(name).setup != "fixed"}
+
+
+@lru_cache(maxsize=1)
+def _eight_seats() -> List[Dict[str, Any]]:
+    """The 8 Player seats as the create form names them: colour, fill, partner, team."""
+    return board_hello(Game("singles", {}).v)["seats"]
+
+
+def seat_labels(kind: str) -> List[str]:
+    return ["White", "Black"] if kind == "two" else [s["colour"] for s in _eight_seats()]
+
+
+def entry(hall: Hall, stored: StoredGame, seats: Optional[List[StoredSeat]] = None) -> Dict[str, Any]:
+    """A game as the lists show it."""
+    room = hall.rooms.get(stored.id)
+    out: Dict[str, Any] = {"gameId": stored.slug, "kind": stored.kind, "tc": stored.config.get("tc"),
+                           "variant": stored.config.get("variant") if stored.kind == "two" else "8 Player Chess",
+                           "mode": stored.config.get("mode"), "created": stored.created, "status": stored.status}
+    if room is not None:
+        out["seats"] = room.seat_view()
+        out["free"] = [s.seat for s in room.seats if s.kind == "open"]
+        out["plies"] = room.table.ply_count()
+        result = room.result
+    else:                         # a finished game out of memory: its players from the store
+        seats = seats if seats is not None else hall.store.seats(stored.id)
+        labels = seat_labels(stored.kind)
+        out["seats"] = [{"seat": s.seat, "label": labels[s.seat], "kind": s.kind, "player": s.player_id,
+                         "name": s.name or "?" if s.kind == "player"
+                         else hall.bot_words(stored.kind, s.bot) if s.kind == "bot" else None}
+                        for s in seats]
+        result = stored.result
+    if result:
+        out["result"] = result.get("result") or result.get("reason")
+        out["winners"] = result.get("winners")
+        out["draw"] = result.get("draw")
+    return out
+
+
+def _room_entry(hall: Hall, room: Room) -> Dict[str, Any]:
+    return entry(hall, StoredGame(room.id, room.kind, room.config, room.status, room.created, room.result, None,
+                                  room.slug, room.creator, room.listed))
+
+
+def lobby_view(hall: Hall) -> Dict[str, Any]:
+    """Open challenges with a seat free for anyone (the newest first), games in progress (the
+    newest first), recent finished games: only games open to everyone."""
+    rooms = sorted(hall.rooms.values(), key=lambda r: -r.created)
+    challenges = [r for r in rooms if r.status == "open" and r.listed and any(s.kind == "open" for s in r.seats)]
+    playing = [r for r in rooms if r.status == "playing" and r.listed]
+    finished = hall.store.games("over", limit=FINISHED_SHOWN, listed_only=True)
+    return {"type": "lobby", "challenges": [_room_entry(hall, r) for r in challenges[:SHOWN]],
+            "challengeCount": len(challenges),
+            "playing": [_room_entry(hall, r) for r in playing[:SHOWN]], "playingCount": len(playing),
+            "finished": [entry(hall, g) for g in finished]}
+
+
+def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
+    """The unfinished games where the viewer has a seat or that they made (an invite-only
+    challenge is listed nowhere else until it starts)."""
+    pid = viewer.player_id
+    if pid is None:
+        return []
+    out = []
+    for room in sorted(hall.rooms.values(), key=lambda r: -r.created):
+        if room.status in ("open", "playing") and (room.owned_by(pid) or room.creator == pid):
+            item = _room_entry(hall, room)
+            item["creator"] = room.creator == pid
+            out.append(item)
+    return out
+
+
+# --------------------------------------------------------------------- a player's page
+def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optional[Dict[str, Any]]:
+    """A player's name, games (those listed to everyone, and all of them to the player) and results
+    per variant (two-player: won, drawn, lost; 8 Player Chess per mode: won, drawn, lost, points)."""
+    player = hall.store.player(player_id)
+    if player is None:
+        return None
+    games, results = [], {}          # type: List[Dict[str, Any]], Dict[str, Dict[str, int]]
+    for stored, seats in hall.store.games_of(player_id, limit=400):
+        if stored.status in ("over",) and stored.result:
+            _count(results, stored, seats, player_id)
+        if stored.listed or viewer_id == player_id:
+            item = entry(hall, stored, seats)
+            item["seatsHeld"] = [s.seat for s in seats if s.player_id == player_id]
+            games.append(item)
+    return {"id": player["id"], "name": player["name"], "since": player["created"],
+            "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
+            "finished": [g for g in games if g["status"] == "over"][:100], "results": results,
+            "you": viewer_id == player_id}
+
+
+def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[StoredSeat], player_id: int) -> None:
+    held = [s.seat for s in seats if s.player_id == player_id]
+    if not held or stored.result is None:
+        return
+    if stored.kind == "two":
+        name = stored.config.get("variant", "?")
+        if len(held) > 1:                               # a game with oneself counts once, as played
+            outcome = "played"
+        else:
+            text = stored.result.get("result")
+            won = "1-0" if held[0] == 0 else "0-1"
+            outcome = "drawn" if text == "1/2-1/2" else "won" if text == won else "lost"
+    else:
+        name = f"8 Player Chess, {stored.config.get('mode', '?')}"
+        winners = stored.result.get("winners") or []
+        outcome = "drawn" if stored.result.get("draw") else "won" if set(held) & set(winners) else "lost"
+    row = results.setdefault(name, {"won": 0, "drawn": 0, "lost": 0, "played": 0})
+    row["played"] += 1
+    if outcome != "played":
+        row[outcome] += 1

@@ -1,0 +1,159 @@
+"""What players ask of each other: a draw (two-player games), a takeback (two-player games: at
+once against a bot or in a game of one's own, else the opponent accepts or declines), a rematch
+(the same people, colours swapped or 8 Player seats turned one place on; bots always agree), and
+an abort before one's first move.  Each handler takes the hall, the asking page, its room and the
+message."""
+from typing import TYPE_CHECKING, Any, Dict, List
+
+from .course import end_without_result, let_engines_go
+from .room import Room, Viewer
+from .seating import check_bot_room, start_game
+from .store import StoredSeat
+from .tables import Refused
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+
+def _seat(hall: "Hall", viewer: Viewer, room: Room) -> int:
+    owned = room.owned_by(viewer.player_id)
+    if not owned:
+        raise Refused("you do not play in this game (watchers cannot act)")
+    turn = room.table.seat_to_move()
+    return turn if turn in owned else owned[0]
+
+
+def _two_player(room: Room, what: str) -> None:
+    if room.kind != "two":
+        raise Refused(f"{what} are not offered in 8 Player Chess: each player's moves are their own")
+
+
+def offer_draw(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+    hall.check_playing(room)
+    _two_player(room, "draw offers")
+    hall.apply(room, _seat(hall, viewer, room), "offer")
+
+
+def accept_draw(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+    hall.check_playing(room)
+    _two_player(room, "draw offers")
+    hall.apply(room, _seat(hall, viewer, room), "draw")
+
+
+def decline(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+    """No to the other side's draw offer, takeback request or rematch."""
+    what = data.get("what")
+    seat = _seat(hall, viewer, room)
+    if what == "draw":
+        hall.check_playing(room)
+        hall.apply(room, seat, "decline")
+    elif what == "takeback":
+        if room.takeback_by is None or room.takeback_by == seat:
+            raise Refused("there is no takeback request to decline")
+        room.takeback_by = None
+        room.table.game.note = f"{room.table.seat_labels[seat]} declines the takeback"  # type: ignore[attr-defined]
+        room.table.changes += 1
+        room.broadcast()
+    elif what == "rematch":
+        if not room.rematch:
+            raise Refused("there is no rematch to decline")
+        room.rematch.clear()
+        room.broadcast()
+    else:
+        raise Refused("decline: what is draw, takeback or rematch")
+
+
+def takeback(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+    """Ask to take one's last move back, or accept the opponent's asking.  Against a bot or in a
+    game of one's own it happens at once (back to the asker's move)."""
+    hall.check_playing(room)
+    _two_player(room, "takebacks")
+    owned = room.owned_by(viewer.player_id)
+    if not owned:
+        raise Refused("you do not play in this game (watchers cannot act)")
+    table = room.table
+    if room.solo(viewer.player_id):
+        plies = _back_to_a_person(room, owned)
+        if not plies:
+            raise Refused("nothing to take back")
+        _take_back(hall, room, table.seat_to_move(), plies)
+        return
+    seat = owned[0]
+    if room.takeback_by is not None and room.takeback_by != seat:
+        asker = room.takeback_by
+        plies = table.moves_back_to(asker)      # type: ignore[attr-defined]
+        if not plies:
+            raise Refused("nothing to take back")
+        _take_back(hall, room, asker, plies)
+        return
+    if not table.moves_back_to(seat):           # type: ignore[attr-defined]
+        raise Refused("you have no move to take back")
+    room.takeback_by = seat
+    table.game.note = f"{table.seat_labels[seat]} asks to take back a move"   # type: ignore[attr-defined]
+    table.changes += 1
+    room.broadcast()
+
+
+def _back_to_a_person(room: Room, owned: List[int]) -> int:
+    """Plies back to the last position where one of ``owned`` was to move with a move of theirs
+    undone (the local board's takeback: a bot's reply goes with the move it answered)."""
+    g = room.table.game                     # type: ignore[attr-defined]
+    loaded = room.table.loaded              # type: ignore[attr-defined]
+    plies = 1
+    while len(g.moves) - plies >= loaded:
+        if (g.side + plies) % 2 in owned:   # the side to move after taking ``plies`` back
+            return plies
+        plies += 1
+    return 0
+
+
+def _take_back(hall: "Hall", room: Room, seat: Any, plies: int) -> None:
+    let_engines_go(hall, room)              # an outside engine hears the game again from the start
+    hall.apply(room, seat, "takeback", str(plies))
+
+
+def rematch(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+    """Ask for (or agree to) a new game between the same players; it begins when every person of
+    this one has asked."""
+    if room.status != "over":
+        raise Refused("a rematch follows a finished game")
+    if room.next_game:
+        raise Refused("the rematch has been made: it is at /g/" + room.next_game)
+    if not room.owned_by(viewer.player_id):
+        raise Refused("you do not play in this game (watchers cannot act)")
+    room.rematch.add(viewer.player_id)
+    if not room.people() <= room.rematch:
+        room.broadcast()
+        return
+    if room.has_bot():
+        check_bot_room(hall, None)
+    count = len(room.seats)
+    seats: List[Any] = [None] * count             # each occupant one seat on (two players: colours swap)
+    for s in room.seats:
+        place = (s.seat + 1) % count
+        seats[place] = StoredSeat(place, s.kind, s.player_id, s.bot, None)
+    stored = hall.store.add_game(room.kind, dict(room.config), seats, room.creator, room.listed)
+    new = hall.room(stored.id)
+    assert new is not None
+    new.names = hall.store.player_names(sorted(room.people()))    # their names now
+    start_game(hall, new)
+    room.next_game = new.slug
+    room.rematch.clear()
+    room.broadcast()
+    hall.lobby_changed()
+
+
+def abort(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+    """A player who has not moved yet ends the game without a result."""
+    hall.check_playing(room)
+    owned = room.owned_by(viewer.player_id)
+    if not owned:
+        raise Refused("you do not play in this game (watchers cannot act)")
+    if not set(owned) & set(room.abortable()):
+        raise Refused("you have made your first move: the game can no longer be aborted (resign instead)")
+    name = room.name_of(room.seats[owned[0]])
+    end_without_result(hall, room, f"Aborted by {name} before their first move")
+
+
+HANDLERS = {"offer": offer_draw, "draw": accept_draw, "decline": decline, "takeback": takeback,
+            "rematch": rematch, "abort": abort}

@@ -1,0 +1,198 @@
+"""Who sits where: a new game from a challenge (any variant or 8 Player Chess; each seat the
+creator's, open to anyone, kept for an invite link, or a bot), taking a seat, the start of a game,
+and the limits that keep one person from holding what everyone shares: the bots' capacity is held
+only by games being played, a person has at most a few challenges waiting and a few bot games
+going, creates games at a bounded rate, and sits once in a game with other people (several
+seats only in a game of their own, alone or with bots).  A challenge can be withdrawn, and
+expires."""
+import secrets
+import time
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+from . import wire
+from .course import end_without_result, next_turn
+from .eight_game import BOT_LEVELS as EIGHT_LEVELS
+from .room import Room, Viewer, new_secret, token_hash
+from .store import StoredSeat
+from .tables import TWO_LEVELS, Refused, check_eight_player_config, check_two_player_config
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+OWN_ENGINE = "xboard-engine"
+SEAT_KINDS = ("me", "open", "invite", "bot")
+# Games a person may create: 5 at once, then one in 3 s; an address (people who mint new cookies, or
+# a club behind one router): 30 at once, then one a second.
+PERSON_RATE, PERSON_BURST = 1 / 3.0, 5.0
+ADDRESS_RATE, ADDRESS_BURST = 1.0, 30.0
+
+
+def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
+    """A new game from a challenge message; the reply names its page and its invite secrets."""
+    kind = data.get("kind", "two")
+    if kind == "two":
+        config = check_two_player_config(data)
+        count = 2
+    elif kind == "eight":
+        config = check_eight_player_config(data)
+        count = 8
+    else:
+        raise Refused("kind: two (a two-player variant) or eight (8 Player Chess)")
+    wanted = data.get("seats")
+    if not isinstance(wanted, list) or len(wanted) != count:
+        raise Refused(f"seats: want {count} entries, each {{kind: me, open, invite or bot}}")
+    seats: List[StoredSeat] = []
+    invites: List[Tuple[int, str]] = []
+    player = hall.ensure_player(viewer)
+    for number, entry in enumerate(wanted):
+        if not isinstance(entry, dict) or entry.get("kind") not in SEAT_KINDS:
+            raise Refused(f"seat {number}: kind is one of {', '.join(SEAT_KINDS)}")
+        seat_kind = entry["kind"]
+        if seat_kind == "me":
+            seats.append(StoredSeat(number, "player", player["id"], None, None))
+        elif seat_kind == "open":
+            seats.append(StoredSeat(number, "open", None, None, None))
+        elif seat_kind == "invite":
+            secret = new_secret()
+            invites.append((number, secret))
+            seats.append(StoredSeat(number, "invite", None, None, token_hash(secret)))
+        else:
+            seats.append(StoredSeat(number, "bot", None, _bot(hall, kind, number, entry), None))
+    mine = sum(1 for s in seats if s.kind == "player")
+    if mine > 1 and any(s.kind in ("open", "invite") for s in seats):
+        raise Refused("you can take one seat of a game with other people (several only in a game "
+                      "of your own, alone or with bots)")
+    waiting = any(s.kind in ("open", "invite") for s in seats)
+    _check_limits(hall, viewer, player["id"], challenge=waiting, bots=not waiting and any(s.kind == "bot" for s in seats))
+    listed = any(s.kind == "open" for s in seats)
+    stored = hall.store.add_game(kind, config, seats, player["id"], listed)
+    room = hall.room(stored.id)
+    assert room is not None
+    room.names[player["id"]] = player["name"]
+    if not waiting:
+        start_game(hall, room)
+    hall.lobby_changed()
+    return {"type": "created", "gameId": room.slug, "path": f"/g/{room.slug}",
+            "invites": [{"seat": s, "label": room.table.seat_labels[s], "path": f"/g/{room.slug}#seat={s}&invite={secret}"}
+                        for s, secret in invites]}
+
+
+def _bot(hall: "Hall", kind: str, number: int, entry: Dict[str, Any]) -> str:
+    """A bot seat's engine and level as stored ("xboard-engine:medium", "fsf:")."""
+    engine = entry.get("engine", OWN_ENGINE)
+    if engine != OWN_ENGINE and (kind != "two" or engine not in hall.engines):
+        names = ", ".join([OWN_ENGINE] + sorted(hall.engines) if kind == "two" else [OWN_ENGINE])
+        raise Refused(f"no engine named {engine!r} on this server for this game (engines: {names})")
+    if engine != OWN_ENGINE:
+        return f"{engine}:"
+    level = entry.get("level", "medium" if kind == "two" else "fast")
+    levels = TWO_LEVELS if kind == "two" else EIGHT_LEVELS
+    if level not in levels:
+        raise Refused(f"seat {number}: no bot level {level!r} (levels: {', '.join(levels)})")
+    return f"{engine}:{level}"
+
+
+# --------------------------------------------------------------------- limits
+def unfinished(hall: "Hall", player_id: int) -> List[Room]:
+    """The games not yet over that the player plays in or made (an engine game, a challenge for others)."""
+    return [r for r in hall.rooms.values() if r.status in ("open", "playing")
+            and (player_id in r.people() or r.creator == player_id)]
+
+
+def bot_games(hall: "Hall") -> int:
+    """Games with bots being played now (a challenge still waiting for players holds no bot)."""
+    return sum(1 for room in hall.rooms.values() if room.status == "playing" and room.has_bot())
+
+
+def _check_limits(hall: "Hall", viewer: Viewer, player_id: int, challenge: bool, bots: bool) -> None:
+    policy = hall.policy
+    if not policy.local:
+        person = hall.creations.setdefault(f"player {player_id}", wire.RateLimit(PERSON_RATE, PERSON_BURST))
+        address = hall.creations.setdefault(viewer.address, wire.RateLimit(ADDRESS_RATE, ADDRESS_BURST))
+        if not person.allow():
+            raise Refused("you are creating games too fast: wait a few seconds")
+        if not address.allow():
+            raise Refused("too many games are being created from your address: wait a few seconds")
+    games = unfinished(hall, player_id)
+    if len(games) >= policy.max_games_each:
+        raise Refused(f"you have {len(games)} unfinished games: finish, resign or cancel some first")
+    if challenge:
+        waiting = [r for r in games if r.status == "open" and r.creator == player_id]
+        if len(waiting) >= policy.max_challenges:
+            raise Refused(f"you have {len(waiting)} challenges waiting for players (at most "
+                          f"{policy.max_challenges}): cancel one or wait for it to be taken")
+    if bots:
+        check_bot_room(hall, player_id)
+
+
+def check_bot_room(hall: "Hall", player_id: Optional[int]) -> None:
+    """A game with bots may begin now: the pool has room, and the person is not at their share."""
+    if bot_games(hall) >= hall.pool.max_games:
+        raise Refused(f"the server is at capacity: {hall.pool.max_games} games with bots are being played; "
+                      "try again later or play a person")
+    if player_id is not None:
+        mine = [r for r in unfinished(hall, player_id) if r.status == "playing" and r.has_bot()]
+        if len(mine) >= hall.policy.max_bot_games_each:
+            raise Refused(f"you play {len(mine)} games with bots already (at most "
+                          f"{hall.policy.max_bot_games_each} at once): finish one first")
+
+
+# --------------------------------------------------------------------- seats
+def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
+        raise Refused(f"no seat {seat!r}")
+    s = room.seats[seat]
+    if s.kind == "player":
+        if s.player_id == viewer.player_id:
+            return
+        raise Refused(f"{room.table.seat_labels[seat]} is taken")
+    if room.status != "open":
+        raise Refused("the game was aborted" if room.status == "aborted" else "the game is over")
+    if s.kind == "bot":
+        raise Refused(f"{room.table.seat_labels[seat]} is a bot's seat")
+    if s.kind == "invite":
+        if not isinstance(secret, str) or not s.invite_hash or \
+                not secrets.compare_digest(token_hash(secret), s.invite_hash):
+            raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
+    player = hall.ensure_player(viewer)
+    if room.owned_by(player["id"]):
+        raise Refused("you already play in this game (one seat a person where others play)")
+    if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
+        raise Refused("you have too many unfinished games: finish, resign or cancel some first")
+    last = all(x.kind in ("player", "bot") for i, x in enumerate(room.seats) if i != seat)
+    if last and room.has_bot():
+        check_bot_room(hall, player["id"])
+    taken = StoredSeat(seat, "player", player["id"], None, None)
+    hall.store.set_seat(room.id, taken)
+    room.seats[seat] = taken
+    room.names[player["id"]] = player["name"]
+    if last:
+        start_game(hall, room)
+    viewer.send(wire.dumps(hall.hello(room, viewer)))
+    room.broadcast()
+    hall.lobby_changed()
+
+
+def start_game(hall: "Hall", room: Room) -> None:
+    """Every seat is filled: the players' names are kept for the record, the clocks start; a
+    player not here yet is away from now."""
+    names = {s.seat: room.names.get(s.player_id, "?") for s in room.seats if s.kind == "player"}
+    hall.store.start_game(room.id, names)
+    room.seats = [s._replace(name=names[s.seat]) if s.seat in names else s for s in room.seats]
+    room.status = "playing"
+    room.table.restart_clock()
+    now = time.monotonic()
+    room.turn_since = now
+    for s in room.seats:
+        if s.kind == "player" and not room.connected(s.player_id):
+            room.away_since.setdefault(s.player_id, now)
+    next_turn(hall, room)
+
+
+def cancel(hall: "Hall", viewer: Viewer, room: Room) -> None:
+    """The creator withdraws a challenge no one has taken up yet (its invite links die with it)."""
+    if room.creator is None or room.creator != viewer.player_id:
+        raise Refused("only the game's creator can cancel it")
+    if room.status != "open":
+        raise Refused("the game has begun: abort it before your first move, or resign")
+    end_without_result(hall, room, "The challenge was withdrawn")

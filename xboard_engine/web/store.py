@@ -1,0 +1,380 @@
+"""The server's storage: players, games, seats, every action and chat line.  ``Store`` is the
+interface the server uses (small on purpose: a PostgreSQL store is a new module implementing it);
+``SqliteStore`` is the embedded default (standard library ``sqlite3``, WAL mode).  Every write is
+committed before the method returns, so a move the server acknowledges is on disk.
+
+Schema versions: 1 (the first live server), 2 (games have an unguessable address, a creator and a
+listed flag; seats keep the name their player had when the game began; player names have a unique
+look-alike key; a game may be ``aborted``).  A database of version 1 is brought to 2 when opened."""
+import json
+import secrets
+import sqlite3
+import time
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+SCHEMA_VERSION = 2
+SLUG_LETTERS = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/l/I
+SLUG_LENGTH = 10                                                          # 56^10: about 2^58
+
+
+def new_slug() -> str:
+    """A game's public address: random, so a game not listed anywhere cannot be found by trying."""
+    return "".join(secrets.choice(SLUG_LETTERS) for _ in range(SLUG_LENGTH))
+
+
+class StoredSeat(NamedTuple):
+    seat: int
+    kind: str                   # "open" (anyone may take it), "invite" (the link's secret), "bot", "player"
+    player_id: Optional[int]    # the owner, once taken
+    bot: Optional[str]          # the bot's engine and level, for kind "bot"
+    invite_hash: Optional[str]  # the invite secret's hash until the invite is used
+    name: Optional[str] = None  # the player's name as it was when the game began (the record keeps it)
+
+
+class StoredAction(NamedTuple):
+    n: int                      # 0, 1, 2 ... in the game
+    seat: int
+    kind: str                   # "move", "resign", "draw", "claim", "timeout", "takeback", ...
+    text: str                   # a move's text, or words
+    clocks: List[float]         # every seat's clock after the action (seconds; empty without a clock)
+    at: float                   # wall-clock time
+
+
+class StoredGame(NamedTuple):
+    id: int
+    kind: str                   # "two" or "eight"
+    config: Dict[str, Any]      # what the challenge said: variant, mode, options, clock, ...
+    status: str                 # "open" (seats free), "playing", "over", "aborted" (no result)
+    created: float
+    result: Optional[Dict[str, Any]]
+    paused_clocks: Optional[List[float]]    # clocks saved at a clean stop after the last action
+    slug: str = ""              # the public address (/g/SLUG)
+    creator: Optional[int] = None
+    listed: bool = True         # shown in the lobby and on player pages (a challenge open to anyone)
+
+
+class ChatLine(NamedTuple):
+    id: int
+    game_id: int
+    player_id: Optional[int]
+    seat: Optional[int]
+    channel: str                # "all", or "team:N" for a partner or team chat
+    name: str
+    text: str
+    at: float
+
+
+class Store:
+    """What the server needs from a database.  Methods raise ``StoreError`` if the database fails
+    (``NameTaken`` if a player name's key is another player's)."""
+
+    def add_player(self, token_hash: str, name: str, key: str) -> int: raise NotImplementedError
+    def player_by_token(self, token_hash: str) -> Optional[Dict[str, Any]]: raise NotImplementedError
+    def player(self, player_id: int) -> Optional[Dict[str, Any]]: raise NotImplementedError
+    def player_names(self, ids: List[int]) -> Dict[int, str]: raise NotImplementedError
+    def rename_player(self, player_id: int, name: str, key: str) -> None: raise NotImplementedError
+    def name_owner(self, key: str) -> Optional[int]: raise NotImplementedError
+    def add_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
+                 listed: bool, status: str = "open") -> StoredGame: raise NotImplementedError
+    def set_seat(self, game_id: int, seat: StoredSeat) -> None: raise NotImplementedError
+    def start_game(self, game_id: int, names: Dict[int, str]) -> None: raise NotImplementedError
+    def set_status(self, game_id: int, status: str, result: Optional[Dict[str, Any]] = None) -> None:
+        raise NotImplementedError
+    def add_action(self, game_id: int, action: StoredAction, status: Optional[str] = None,
+                   result: Optional[Dict[str, Any]] = None) -> None: raise NotImplementedError
+    def pause_clocks(self, clocks: Dict[int, List[float]]) -> None: raise NotImplementedError
+    def add_chat(self, line: ChatLine) -> int: raise NotImplementedError
+    def game(self, game_id: int) -> Optional[StoredGame]: raise NotImplementedError
+    def game_id(self, slug: str) -> Optional[int]: raise NotImplementedError
+    def seats(self, game_id: int) -> List[StoredSeat]: raise NotImplementedError
+    def actions(self, game_id: int) -> List[StoredAction]: raise NotImplementedError
+    def chat(self, game_id: int, limit: int = 200) -> List[ChatLine]: raise NotImplementedError
+    def games(self, status: str, limit: int = 50, listed_only: bool = False) -> List[StoredGame]:
+        raise NotImplementedError
+    def games_of(self, player_id: int, limit: int = 100) -> List[Tuple[StoredGame, List[StoredSeat]]]:
+        raise NotImplementedError
+    def meta(self, key: str) -> Optional[str]: raise NotImplementedError
+    def set_meta(self, key: str, value: str) -> None: raise NotImplementedError
+    def close(self) -> None: raise NotImplementedError
+
+
+class StoreError(Exception):
+    """The database refused or failed (the message says why)."""
+
+
+class NameTaken(StoreError):
+    """Another player has this name (or one that looks the same)."""
+
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (id INTEGER PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,
+    name TEXT NOT NULL, created REAL NOT NULL, name_key TEXT);
+CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, config TEXT NOT NULL,
+    status TEXT NOT NULL, created REAL NOT NULL, result TEXT, paused_clocks TEXT, paused_after INTEGER,
+    slug TEXT, creator INTEGER, listed INTEGER NOT NULL DEFAULT 1);
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status, id);
+CREATE TABLE IF NOT EXISTS seats (game_id INTEGER NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL,
+    player_id INTEGER, bot TEXT, invite_hash TEXT, name TEXT, PRIMARY KEY (game_id, seat));
+CREATE TABLE IF NOT EXISTS actions (game_id INTEGER NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
+    kind TEXT NOT NULL, text TEXT NOT NULL, clocks TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game_id, n));
+CREATE TABLE IF NOT EXISTS chat (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, player_id INTEGER,
+    seat INTEGER, channel TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS chat_by_game ON chat (game_id, id);
+"""
+# Made after a version 1 database has its new columns (CREATE TABLE IF NOT EXISTS leaves it as it was).
+_INDEXES = """
+CREATE UNIQUE INDEX IF NOT EXISTS games_by_slug ON games (slug);
+CREATE UNIQUE INDEX IF NOT EXISTS players_by_name ON players (name_key);
+CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id, game_id);
+"""
+_GAME_COLUMNS = "id, kind, config, status, created, result, paused_clocks, paused_after, slug, creator, listed"
+
+
+class SqliteStore(Store):
+    """The embedded store: one SQLite file in WAL mode.  ``durable`` makes every commit wait for the
+    disk (``synchronous=FULL``); without it a commit survives the server being killed but a power
+    cut may lose the last moments (``synchronous=NORMAL``, SQLite's advice for WAL).  ``fold``
+    makes a name's look-alike key (used when a version 1 database is brought up to date)."""
+
+    def __init__(self, path: str, durable: bool = False, fold: Any = None) -> None:
+        try:
+            self.path = path
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL").close()
+            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}").close()
+            self.db.execute("PRAGMA foreign_keys=OFF").close()
+            self.db.executescript(_TABLES).close()
+            rows = self._read("SELECT value FROM meta WHERE key='schema'")
+            if not rows:
+                self._run("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(rows[0][0]) > SCHEMA_VERSION:
+                raise StoreError(f"{path} was written by a newer version (schema {rows[0][0]})")
+            elif int(rows[0][0]) < 2:
+                self._upgrade_from_1(fold or (lambda name: name.casefold()))
+            self.db.executescript(_INDEXES).close()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from None
+
+    def _upgrade_from_1(self, fold: Any) -> None:
+        """Schema 1 -> 2: the new columns, a slug for every game, the names of started games frozen
+        into their seats, and each player's name key (a later player whose name looks like an
+        earlier one's gets a number after it)."""
+        self._run("BEGIN IMMEDIATE")
+        try:
+            for table, column in (("games", "slug TEXT"), ("games", "creator INTEGER"),
+                                  ("games", "listed INTEGER NOT NULL DEFAULT 1"), ("seats", "name TEXT"),
+                                  ("players", "name_key TEXT")):
+                if column.split()[0] not in [r[1] for r in self._read(f"PRAGMA table_info({table})")]:
+                    self._run(f"ALTER TABLE {table} ADD COLUMN {column}")
+            for (game_id,) in self._read("SELECT id FROM games WHERE slug IS NULL"):
+                self._run("UPDATE games SET slug=? WHERE id=?", (new_slug(), game_id))
+            self._run("UPDATE seats SET name=(SELECT name FROM players WHERE players.id=seats.player_id) "
+                      "WHERE player_id IS NOT NULL AND game_id IN (SELECT id FROM games WHERE status!='open')")
+            taken = set()
+            for player_id, name in self._read("SELECT id, name FROM players ORDER BY id"):
+                key, number, new_name = fold(name), 1, name
+                while key in taken:
+                    number += 1
+                    new_name = f"{name[:20]} {number}"
+                    key = fold(new_name)
+                taken.add(key)
+                self._run("UPDATE players SET name=?, name_key=? WHERE id=?", (new_name, key, player_id))
+            self._run("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+            self._run("COMMIT")
+        except BaseException:
+            self._run("ROLLBACK")
+            raise
+
+    def _run(self, sql: str, args: tuple = ()) -> Optional[int]:
+        """One statement, its cursor closed at once (PyPy's sqlite3 resets a statement only when its
+        cursor is collected, and COMMIT refuses while one is in progress); the last row id."""
+        cursor = self.db.execute(sql, args)
+        try:
+            return cursor.lastrowid
+        finally:
+            cursor.close()
+
+    def _write(self, statements: List[tuple]) -> Optional[int]:
+        """Run ``(sql, args)`` statements in one committed transaction; the last one's row id."""
+        try:
+            self._run("BEGIN IMMEDIATE")
+            try:
+                last = None
+                for sql, args in statements:
+                    last = self._run(sql, args)
+                self._run("COMMIT")
+            except BaseException:
+                self._run("ROLLBACK")
+                raise
+            return last
+        except sqlite3.IntegrityError as error:
+            if "name_key" in str(error):
+                raise NameTaken("that name is taken") from None
+            raise StoreError(f"database write failed: {error}") from None
+        except sqlite3.Error as error:
+            raise StoreError(f"database write failed: {error}") from None
+
+    def _read(self, sql: str, args: tuple = ()) -> List[tuple]:
+        try:
+            cursor = self.db.execute(sql, args)
+            try:
+                return cursor.fetchall()
+            finally:
+                cursor.close()
+        except sqlite3.Error as error:
+            raise StoreError(f"database read failed: {error}") from None
+
+    # ----------------------------------------------------------------- players
+    def add_player(self, token_hash: str, name: str, key: str) -> int:
+        return self._write([("INSERT INTO players (token_hash, name, created, name_key) VALUES (?, ?, ?, ?)",
+                             (token_hash, name, time.time(), key))])
+
+    def player_by_token(self, token_hash: str) -> Optional[Dict[str, Any]]:
+        rows = self._read("SELECT id, name FROM players WHERE token_hash=?", (token_hash,))
+        return {"id": rows[0][0], "name": rows[0][1]} if rows else None
+
+    def player(self, player_id: int) -> Optional[Dict[str, Any]]:
+        rows = self._read("SELECT id, name, created FROM players WHERE id=?", (player_id,))
+        return {"id": rows[0][0], "name": rows[0][1], "created": rows[0][2]} if rows else None
+
+    def player_names(self, ids: List[int]) -> Dict[int, str]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self._read(f"SELECT id, name FROM players WHERE id IN ({marks})", tuple(ids)))
+
+    def rename_player(self, player_id: int, name: str, key: str) -> None:
+        self._write([("UPDATE players SET name=?, name_key=? WHERE id=?", (name, key, player_id))])
+
+    def name_owner(self, key: str) -> Optional[int]:
+        rows = self._read("SELECT id FROM players WHERE name_key=?", (key,))
+        return rows[0][0] if rows else None
+
+    # ----------------------------------------------------------------- games
+    def add_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
+                 listed: bool, status: str = "open") -> StoredGame:
+        created = time.time()
+        try:
+            self._run("BEGIN IMMEDIATE")
+            try:
+                while True:
+                    slug = new_slug()
+                    if not self._read("SELECT 1 FROM games WHERE slug=?", (slug,)):
+                        break
+                game_id = self._run("INSERT INTO games (kind, config, status, created, slug, creator, listed) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    (kind, json.dumps(config), status, created, slug, creator, int(listed)))
+                for s in seats:
+                    self._run("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash, s.name))
+                self._run("COMMIT")
+            except BaseException:
+                self._run("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            raise StoreError(f"database write failed: {error}") from None
+        return StoredGame(game_id, kind, config, status, created, None, None, slug, creator, listed)
+
+    def set_seat(self, game_id: int, seat: StoredSeat) -> None:
+        self._write([("UPDATE seats SET kind=?, player_id=?, bot=?, invite_hash=?, name=? WHERE game_id=? AND seat=?",
+                      (seat.kind, seat.player_id, seat.bot, seat.invite_hash, seat.name, game_id, seat.seat))])
+
+    def start_game(self, game_id: int, names: Dict[int, str]) -> None:
+        """The game begins: its status, and the names its seats' players have now, kept for good."""
+        statements = [("UPDATE games SET status='playing' WHERE id=?", (game_id,))]
+        statements += [("UPDATE seats SET name=? WHERE game_id=? AND seat=?", (name, game_id, seat))
+                       for seat, name in names.items()]
+        self._write(statements)
+
+    def set_status(self, game_id: int, status: str, result: Optional[Dict[str, Any]] = None) -> None:
+        self._write([("UPDATE games SET status=?, result=? WHERE id=?",
+                      (status, json.dumps(result) if result is not None else None, game_id))])
+
+    def add_action(self, game_id: int, action: StoredAction, status: Optional[str] = None,
+                   result: Optional[Dict[str, Any]] = None) -> None:
+        statements = [("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, action.n, action.seat, action.kind, action.text, json.dumps(action.clocks),
+                        action.at))]
+        if status is not None:
+            statements.append(("UPDATE games SET status=?, result=? WHERE id=?",
+                               (status, json.dumps(result) if result is not None else None, game_id)))
+        self._write(statements)
+
+    def pause_clocks(self, clocks: Dict[int, List[float]]) -> None:
+        statements = []
+        for game_id, values in clocks.items():
+            statements.append(("UPDATE games SET paused_clocks=?, paused_after="
+                               "(SELECT COUNT(*) FROM actions WHERE game_id=?) WHERE id=?",
+                               (json.dumps(values), game_id, game_id)))
+        if statements:
+            self._write(statements)
+
+    def add_chat(self, line: ChatLine) -> int:
+        return self._write([("INSERT INTO chat (game_id, player_id, seat, channel, name, text, at) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (line.game_id, line.player_id, line.seat, line.channel, line.name, line.text,
+                              line.at))])
+
+    # ----------------------------------------------------------------- reading
+    def _game(self, row: tuple) -> StoredGame:
+        game_id, kind, config, status, created, result, paused, paused_after, slug, creator, listed = row
+        if paused is not None:
+            count = self._read("SELECT COUNT(*) FROM actions WHERE game_id=?", (game_id,))[0][0]
+            if count != paused_after:           # saved before later actions: stale
+                paused = None
+        return StoredGame(game_id, kind, json.loads(config), status, created,
+                          json.loads(result) if result else None, json.loads(paused) if paused else None,
+                          slug, creator, bool(listed))
+
+    def game(self, game_id: int) -> Optional[StoredGame]:
+        rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        return self._game(rows[0]) if rows else None
+
+    def game_id(self, slug: str) -> Optional[int]:
+        rows = self._read("SELECT id FROM games WHERE slug=?", (slug,))
+        return rows[0][0] if rows else None
+
+    def seats(self, game_id: int) -> List[StoredSeat]:
+        return [StoredSeat(*row) for row in
+                self._read("SELECT seat, kind, player_id, bot, invite_hash, name FROM seats WHERE game_id=? "
+                           "ORDER BY seat", (game_id,))]
+
+    def actions(self, game_id: int) -> List[StoredAction]:
+        return [StoredAction(n, seat, kind, text, json.loads(clocks), at) for n, seat, kind, text, clocks, at in
+                self._read("SELECT n, seat, kind, text, clocks, at FROM actions WHERE game_id=? ORDER BY n",
+                           (game_id,))]
+
+    def chat(self, game_id: int, limit: int = 200) -> List[ChatLine]:
+        rows = self._read("SELECT id, game_id, player_id, seat, channel, name, text, at FROM chat "
+                          "WHERE game_id=? ORDER BY id DESC LIMIT ?", (game_id, limit))
+        return [ChatLine(*row) for row in reversed(rows)]
+
+    def games(self, status: str, limit: int = 50, listed_only: bool = False) -> List[StoredGame]:
+        """Games of ``status``: the newest first for finished ones, else the oldest first."""
+        order = "DESC" if status in ("over", "aborted") else "ASC"
+        listed = " AND listed=1" if listed_only else ""
+        rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE status=?{listed} ORDER BY id {order} LIMIT ?",
+                          (status, limit))
+        return [self._game(row) for row in rows]
+
+    def games_of(self, player_id: int, limit: int = 100) -> List[Tuple[StoredGame, List[StoredSeat]]]:
+        """The newest ``limit`` games where the player holds a seat (aborted ones left out), each with
+        its seats."""
+        rows = self._read(f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM games g "
+                          "WHERE g.status != 'aborted' AND g.id IN (SELECT game_id FROM seats WHERE player_id=?) "
+                          "ORDER BY g.id DESC LIMIT ?", (player_id, limit))
+        return [(self._game(row), self.seats(row[0])) for row in rows]
+
+    def meta(self, key: str) -> Optional[str]:
+        rows = self._read("SELECT value FROM meta WHERE key=?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._write([("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))])
+
+    def close(self) -> None:
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
