@@ -1,7 +1,6 @@
-// The 8 Player Chess page of xboard-engine web.  The server holds the game and the rules; this page
-// draws what it is sent (the 516 squares, the units, the legal moves as clicks, the scoreboard) and
-// sends what is clicked or typed.  `/8pc?seat=w` binds the tab to one seat; without it the tab plays
-// every human seat (hot-seat).
+// The 8 Player Chess board of a game page: the server holds the game and the rules; this draws what
+// it is sent (the 516 squares, the units, the legal moves as clicks, the scoreboard) and sends what
+// is clicked, tapped or typed.  live.js owns the connection and the rest of the page.
 "use strict";
 
 const SQ = 30;              // pixels per square
@@ -14,45 +13,15 @@ const TURNS_FOR_DIRECTION = { north: 0, west: 1, south: 2, east: 3 };
 const ui = {
   hello: null,
   game: null,
-  seat: null,               // the seat this tab plays (null: every human seat)
+  seats: [],                // the seats this page may act for (live.js)
   turns: 0,                 // quarter turns of the board
   clicks: [],
   receivedAt: 0,
-  ws: null,
+  send: null,               // set by live.js
 };
 
-function seatParam() {
-  return new URLSearchParams(location.search).get("seat") || "";
-}
-
-function connect() {
-  const param = seatParam();
-  const ws = new WebSocket(`ws://${location.host}/ws8${param ? "?seat=" + encodeURIComponent(param) : ""}`);
-  ui.ws = ws;
-  ws.onmessage = (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.type === "hello") onHello(msg);
-    else if (msg.type === "state") onState(msg);
-    else if (msg.type === "error") showMessage(msg.message);
-  };
-  ws.onclose = () => {
-    showMessage(ui.hello ? "Connection to the server lost; reconnecting..." :
-      `Cannot join${param ? ` as seat "${param}" (want w r b y p o g n)` : ""}; retrying...`);
-    setTimeout(connect, 1500);
-  };
-}
-
-function send(message) {
-  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { showMessage("Not connected to the server"); return; }
-  ui.ws.send(JSON.stringify(message));
-}
-
 function onHello(hello) {
-  const first = !ui.hello;
   ui.hello = hello;
-  ui.seat = hello.seat;
-  if (first) ui.turns = ui.seat === null ? 0 : TURNS_FOR_DIRECTION[hello.seats[ui.seat].direction];
-  fillForms();
   render();
 }
 
@@ -60,11 +29,13 @@ function onState(state) {
   const old = ui.game;
   ui.game = state;
   ui.receivedAt = performance.now();
-  if (!old || old.version !== state.version || old.id !== state.id) { ui.clicks = []; closeChooser(); }
-  if (old && old.id !== state.id) showMessage("");
+  if (!old || old.version !== state.version) { ui.clicks = []; closeChooser(); }
+  if (old && state.moves.length > old.moves.length) {
+    const last = state.moves[state.moves.length - 1];
+    sound.play(state.result ? "end" : last[2] === "move" ? sound.forMove(last[3]) : "alert");
+  }
   render();
   document.body.dataset.actions = String(state.moves.length);   // after drawing: tests wait on these
-  document.body.dataset.gameId = String(state.id);
   document.body.dataset.version = String(state.version);
 }
 
@@ -74,11 +45,10 @@ function seatLabel(seat) {
   return $("numerals").checked ? s.numeral : s.letter;
 }
 
-// May this tab make the move now?
+// May this page make the move now?
 function canAct() {
   const g = ui.game;
-  if (ui.seats) return !!g && g.humanToMove && ui.seats.includes(g.turn);   // the live page: the seats you own
-  return !!g && g.humanToMove && (ui.seat === null || ui.seat === g.turn);
+  return !!g && g.humanToMove && ui.seats.includes(g.turn);
 }
 
 function render() {
@@ -99,7 +69,7 @@ function screenCell(f, r) {
 function renderBoard() {
   const g = ui.game, h = ui.hello;
   const size = (h.files + 2) * SQ;
-  const svg = el("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, id: "board-svg",
+  const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, id: "board-svg",
                           "data-turns": String(ui.turns % 4) });
   const defs = el("defs", {}, svg);
   const glow = el("radialGradient", { id: "check-glow" }, defs);
@@ -152,8 +122,7 @@ function onSquare(name) {
   const g = ui.game;
   if (g.result) { showMessage("The game is over"); return; }
   if (!g.humanToMove) { showMessage(`Wait: it is ${seatName(g.turn)}'s move (a bot)`); return; }
-  if (!canAct() && ui.refuseClick) { showMessage(ui.refuseClick()); return; }
-  if (!canAct()) { showMessage(`This tab plays ${seatName(ui.seat)}; it is ${seatName(g.turn)}'s move`); return; }
+  if (!canAct()) { showMessage(ui.refuseClick ? ui.refuseClick() : `It is ${seatName(g.turn)}'s move`); return; }
   const clicks = ui.clicks.concat([name]);
   const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
   if (candidates.length === 0) {
@@ -186,7 +155,7 @@ function refusal(name) {
 }
 
 function sendMove(text) {
-  send({ type: "move", move: text, seat: ui.game.turn });
+  ui.send({ type: "move", move: text, seat: ui.game.turn });
 }
 
 function openChooser(options, seat) {
@@ -226,7 +195,7 @@ function renderPanel() {
     status = `Game over: ${g.result.reason}` + (g.result.draw ? " (draw)" : winners ? ` — winner: ${winners}` : "");
   } else {
     status = `${seatName(g.turn)} to move` + (g.players[g.turn] === "human" ? "" : " (bot thinking)");
-    if (ui.seat !== null) status += g.turn === ui.seat ? " — your move" : ` — you play ${seatName(ui.seat)}`;
+    if (canAct()) status += " — your move";
   }
   $("status").textContent = status;
   $("status").dataset.turn = g.turn === null ? "" : String(g.turn);
@@ -237,7 +206,6 @@ function renderPanel() {
   $("claim").hidden = !g.claimAllowed;
   $("claim").disabled = !(canAct() && g.claimAllowed);
   $("type-move").disabled = !canAct();
-  $("new-game").hidden = ui.seat !== null;
 }
 
 function renderScores() {
@@ -254,7 +222,7 @@ function renderScores() {
     if (s.status !== "active" && s.status !== "zombie") tr.classList.add("out");
     if (winners.has(i)) tr.classList.add("winner");
     const cells = [
-      ["swatch", ""], ["seat", `${h.seats[i].colour} (${seatLabel(i)})` + (ui.seat === i ? " — you" : "")],
+      ["swatch", ""], ["seat", `${h.seats[i].colour} (${seatLabel(i)})` + (ui.seats.includes(i) ? " — you" : "")],
       ["player", s.name], ["points", String(s.score)], ["total", total ? String(s.pairScore) : ""],
       ["status", s.status], ["clock", ""]];
     for (const [cls, text] of cells) {
@@ -343,91 +311,19 @@ function renderMoves() {
 
 function showMessage(text) { $("message").textContent = text || ""; }
 
-function fillForms() {
-  const h = ui.hello;
-  const picker = $("seat-picker");
-  picker.replaceChildren(new Option("every human seat (hot-seat)", ""),
-    ...h.seats.map((s) => new Option(`${s.colour} only`, s.letter)));
-  picker.value = ui.seat === null ? "" : h.seats[ui.seat].letter;
-  $("mode").replaceChildren(...h.modes.map((m) => new Option(m, m)));
-  const players = $("seat-players");
-  if (!players.children.length) {
-    h.seats.forEach((s, i) => {
-      const label = document.createElement("label");
-      label.textContent = `${s.colour} `;
-      const select = document.createElement("select");
-      select.id = `player-${i}`;
-      select.append(new Option("Human", "human"), ...h.levels.map((l) => new Option(l.words, l.name)));
-      select.value = i === 0 ? "human" : "fast";
-      label.appendChild(select);
-      players.appendChild(label);
-    });
-  }
-  const options = $("options");
-  if (options.querySelectorAll("label").length === 0) {
-    for (const o of h.options) {
-      const label = document.createElement("label");
-      label.dataset.option = o.name;
-      label.title = o.help;
-      let input;
-      if (o.kind === "flag") { input = document.createElement("input"); input.type = "checkbox"; }
-      else if (o.kind === "number") {
-        input = document.createElement("select");
-        input.append(new Option("default", ""), ...["1", "2", "3", "4"].map((n) => new Option(n, n)));
-      } else { input = document.createElement("input"); input.placeholder = "P1,N3,B3,R5,Q9,K25"; input.size = 20; }
-      input.id = `option-${o.name}`;
-      label.append(input, ` ${o.name.replace(/_/g, " ")}: ${o.help}`);
-      options.appendChild(label);
-    }
-  }
-  $("tc").replaceChildren(...h.timeControls.map((t) => new Option(t === "none" ? "no clock" : `${t.split("+")[0]} min + ${t.split("+")[1]} s`, t)));
-  updateOptions();
-}
-
-// Offer the options allowed in the chosen mode.
-function updateOptions() {
-  const mode = $("mode").value;
-  for (const o of ui.hello.options) {
-    const label = document.querySelector(`[data-option="${o.name}"]`);
-    label.classList.toggle("unavailable", !o.modes.includes(mode));
-  }
-}
-
-function newGameMessage() {
-  const mode = $("mode").value;
-  const options = {};
-  for (const o of ui.hello.options) {
-    if (!o.modes.includes(mode)) continue;
-    const input = $(`option-${o.name}`);
-    if (o.kind === "flag") { if (input.checked) options[o.name] = true; }
-    else if (input.value.trim()) options[o.name] = input.value.trim();
-  }
-  const players = ui.hello.seats.map((_, i) => $(`player-${i}`).value);
-  const pace = parseFloat($("pace").value);
-  return { type: "new", mode, options, players, tc: $("tc-custom").value.trim() || $("tc").value,
-           pace: isNaN(pace) ? 0.5 : pace };
-}
-
-function setup() {
+function setupBoard() {
   $("board").addEventListener("click", (event) => {
+    if (ui.arrowMode && ui.arrowMode()) return;
     const cell = event.target.closest ? event.target.closest("[data-square]") : null;
     if (cell && ui.game) onSquare(cell.dataset.square);
   });
-  $("resign").onclick = () => { if (confirm(`Resign for ${seatName(ui.game.turn)}?`)) send({ type: "resign", seat: ui.game.turn }); };
-  $("claim").onclick = () => send({ type: "claim", seat: ui.game.turn });
   $("turn-board").onclick = () => { ui.turns = (ui.turns + 1) % 4; render(); };
   $("numerals").onchange = () => render();
-  $("mode").onchange = updateOptions;
-  $("seat-picker").onchange = () => {
-    const v = $("seat-picker").value;
-    location.search = v ? `?seat=${v}` : "";
-  };
-  $("new-form").onsubmit = (e) => { e.preventDefault(); send(newGameMessage()); };
   $("type-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("type-move").value.trim();
     if (!text) return;
-    if (!canAct()) { showMessage("Not this tab's move"); return; }
+    if (!canAct()) { showMessage(ui.refuseClick ? ui.refuseClick() : "Not your move"); return; }
     sendMove(text);
     $("type-move").value = "";
   };
@@ -440,5 +336,4 @@ function setup() {
   setInterval(renderClocks, 100);
 }
 
-setup();
-if (!document.body.dataset.live) connect();      // a live game page (live.js) makes its own connection
+setupBoard();

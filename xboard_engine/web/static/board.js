@@ -1,55 +1,37 @@
-// The browser board of xboard-engine web.  The server holds the game and the rules; this page
-// draws what it is sent (board geometry, pictures, legal click paths) and sends what is clicked.
+// The two-player board of a game page: the server holds the game and the rules; this draws what it
+// is sent (board geometry, pictures, legal click paths) and turns clicks, taps and drags into moves.
+// A unit moved while the opponent is to move is a premove: it is played as soon as it is your move,
+// if it is legal then.  live.js owns the connection and the rest of the page (ui.send, the hooks).
 "use strict";
 
-const SQ = 64;          // pixels per square
+const SQ = 64;          // units per square in the board's drawing (it is scaled to the screen)
 const MARGIN = 22;      // room for the coordinates
 
 const ui = {
-  hello: null,          // variants, engines, time controls
+  hello: null,          // {variants: [the game's board]}
   game: null,           // the last state the server sent
   view: null,           // ply shown while browsing history (null: the live position)
   flipped: false,
   clicks: [],           // squares clicked so far towards a move
-  thinking: null,
+  premove: null,        // [from, to] made during the opponent's move
   receivedAt: 0,
-  ws: null,
+  send: null,           // set by live.js
+  mySide: () => null,   // the side this page plays when it is not to move (live.js)
 };
 
-function connect() {
-  const ws = new WebSocket(`ws://${location.host}/ws`);
-  ui.ws = ws;
-  ws.onmessage = (event) => {
-    const msg = JSON.parse(event.data);
-    if (msg.type === "hello") { ui.hello = msg; fillForms(); }
-    else if (msg.type === "state") { onState(msg); }
-    else if (msg.type === "thinking") { ui.thinking = msg; renderThinking(); }
-    else if (msg.type === "error") { showMessage(msg.message); }
-  };
-  ws.onclose = () => {
-    showMessage("Connection to the server lost; reconnecting...");
-    setTimeout(connect, 1000);
-  };
-  ws.onopen = () => showMessage("");
-}
-
-function send(message) {
-  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { showMessage("Not connected to the server"); return; }
-  ui.ws.send(JSON.stringify(message));
-}
-
 function onState(state) {
-  const oldId = ui.game && ui.game.id;
   const oldPlies = ui.game ? ui.game.sans.length : -1;
+  const first = !ui.game;
   ui.game = state;
   ui.receivedAt = performance.now();
-  if (state.id !== oldId) { ui.view = null; ui.thinking = null;
-    const humans = state.players.map((p) => p === "human");
-    ui.flipped = humans[1] && !humans[0]; }
-  if (state.sans.length !== oldPlies) { ui.clicks = []; ui.view = null; ui.thinking = null; closeChooser(); }
+  if (state.sans.length !== oldPlies) {
+    ui.clicks = []; ui.view = null; closeChooser();
+    if (!first && state.sans.length > oldPlies) sound.play(state.result ? "end" : sound.forMove(state.sans[state.sans.length - 1]));
+    else if (!first && state.result) sound.play("end");
+  }
   render();
+  playPremove();
   document.body.dataset.plies = String(state.sans.length);     // after drawing: tests wait on it
-  document.body.dataset.gameId = String(state.id);
 }
 
 function variantInfo(name) {
@@ -80,7 +62,7 @@ function render() {
   if (!ui.hello || !ui.game) return;
   renderBoard();
   renderPanel();
-  if (ui.afterRender) ui.afterRender();     // the live server's page adds its own marks
+  if (ui.afterRender) ui.afterRender();     // live.js adds the seats, offers, arrows
 }
 
 function renderBoard() {
@@ -89,8 +71,8 @@ function renderBoard() {
   const ply = shownPly();
   const pieces = placement(g.fens[ply], info);
   const width = info.files * SQ, height = info.ranks * SQ;
-  const svg = el("svg", { width: width + MARGIN, height: height + MARGIN, viewBox: `0 0 ${width + MARGIN} ${height + MARGIN}`,
-                          id: "board-svg", "data-variant": g.variant, "data-flipped": ui.flipped ? "1" : "0" });
+  const svg = el("svg", { viewBox: `0 0 ${width + MARGIN} ${height + MARGIN}`, id: "board-svg",
+                          "data-variant": g.variant, "data-flipped": ui.flipped ? "1" : "0" });
   const defs = el("defs", {}, svg);
   const glow = el("radialGradient", { id: "check-glow" }, defs);
   el("stop", { offset: "0%", "stop-color": "rgb(255,0,0)", "stop-opacity": "1" }, glow);
@@ -102,12 +84,14 @@ function renderBoard() {
   const next = nextSquares();
   const heldSet = new Set(isLive ? g.held : []);
   const forbidden = new Set(isLive ? g.forbidden : []);
+  const premove = new Set(isLive && ui.premove ? ui.premove : []);
   for (const [name, f, r] of info.squares) {
     const [x, y] = xy(f, r);
     const px = x * SQ, py = y * SQ;
     const cell = el("g", { "data-square": name, class: "square" }, board);
     el("rect", { x: px, y: py, width: SQ, height: SQ, class: (f + r) % 2 === 0 ? "sq-dark" : "sq-light" }, cell);
     if (last && (last[0] === name || last[1] === name)) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-last" }, cell);
+    if (premove.has(name)) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-premove" }, cell);
     if (isLive && ui.clicks.includes(name)) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-selected" }, cell);
     if (isLive && g.check === name) el("rect", { x: px, y: py, width: SQ, height: SQ, class: "mark-check" }, cell);
     const letter = pieces[name];
@@ -139,14 +123,14 @@ function renderBoard() {
     const t = el("text", { x: 4, y: y * SQ + SQ / 2 + 5, class: "coord" }, svg);
     t.textContent = String(r + 1);
   }
-  const holder = $("board");
-  holder.replaceChildren(svg);
+  $("board").replaceChildren(svg);
 }
 
-// Pointer input: pressing on a square is a click on it; releasing on another square (a drag) is a
-// click there too, so a unit can be clicked from and to, or dragged.  A dragged unit's picture
-// follows the pointer.
-const drag = { from: null, ghost: null, turned: false };
+// ----------------------------------------------------------------- pointer input
+// Pressing on a square is a click on it; releasing on another square (a drag) is a click there
+// too, so a unit can be clicked (or tapped) from and to, or dragged, with a mouse or a finger.  A
+// dragged unit's picture follows the pointer.  The right button (or live.js's arrow mode) draws arrows.
+const drag = { from: null, ghost: null, turned: false, id: null };
 
 function squareAt(event) {
   const hit = document.elementFromPoint(event.clientX, event.clientY);
@@ -154,14 +138,23 @@ function squareAt(event) {
   return cell ? cell.dataset.square : null;
 }
 
+function svgPoint(event) {
+  const svg = $("board-svg");
+  const box = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  const scale = vb.width / box.width;
+  return [(event.clientX - box.left) * scale, (event.clientY - box.top) * scale];
+}
+
 function onPointerDown(event) {
-  if (event.button !== 0) return;
+  if (event.button !== 0 || (ui.arrowMode && ui.arrowMode())) return;
   const name = squareAt(event);
   if (!name) return;
   event.preventDefault();
   onSquare(name);
   drag.from = name;
-  const selected = ui.clicks.length === 1 && ui.clicks[0] === name;
+  drag.id = event.pointerId;
+  const selected = (ui.clicks.length === 1 && ui.clicks[0] === name) || (ui.premoveFrom === name);
   const image = selected ? document.querySelector(`[data-square="${name}"] image`) : null;
   if (image) {
     drag.turned = !!image.getAttribute("transform");
@@ -169,27 +162,27 @@ function onPointerDown(event) {
     drag.ghost.removeAttribute("data-piece");
     drag.ghost.style.pointerEvents = "none";
     drag.ghost.style.opacity = "0.8";
-    document.getElementById("board-svg").appendChild(drag.ghost);
+    $("board-svg").appendChild(drag.ghost);
   }
 }
 
 function onPointerMove(event) {
-  if (!drag.ghost) return;
-  const svg = document.getElementById("board-svg");
-  const box = svg.getBoundingClientRect();
-  const x = event.clientX - box.left - MARGIN - SQ / 2, y = event.clientY - box.top - SQ / 2;
+  if (!drag.ghost || event.pointerId !== drag.id) return;
+  const [px, py] = svgPoint(event);
+  const x = px - SQ / 2, y = py - SQ / 2;
   drag.ghost.setAttribute("x", x);
   drag.ghost.setAttribute("y", y);
   if (drag.turned) drag.ghost.setAttribute("transform", `rotate(180 ${x + SQ / 2} ${y + SQ / 2})`);
 }
 
 function onPointerUp(event) {
+  if (drag.from === null || event.pointerId !== drag.id) return;
   const from = drag.from;
   if (drag.ghost) { drag.ghost.remove(); drag.ghost = null; }
   drag.from = null;
   const name = squareAt(event);
-  if (from && name && name !== from && ui.clicks.length) onSquare(name);
-  else if (from) render();
+  if (name && name !== from && (ui.clicks.length || ui.premoveFrom)) onSquare(name);
+  else render();
 }
 
 function titleNode(text) {
@@ -213,9 +206,10 @@ function onSquare(name) {
   const g = ui.game;
   if (!live()) { ui.view = null; render(); return; }
   if (g.result) { showMessage("The game is over"); return; }
-  if (!g.humanToMove) { showMessage("Wait: it is the engine's move"); return; }
-  const refused = ui.refuseClick && ui.refuseClick();     // the live page: not your seat's move
+  const refused = ui.refuseClick ? ui.refuseClick() : "";
+  if (refused === "premove") { onPremoveSquare(name); return; }
   if (refused) { showMessage(refused); return; }
+  if (!g.humanToMove) { showMessage("Wait: it is the engine's move"); return; }
   const clicks = ui.clicks.concat([name]);
   const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
   if (candidates.length === 0) {
@@ -252,8 +246,65 @@ function refusal(name) {
   return `The unit on ${name} has no legal move`;
 }
 
+// ----------------------------------------------------------------- premoves
+// While the opponent is to move: a unit of yours, then a square, is a premove (shown in blue);
+// clicking its first square again, Escape or a right click cancels it.
+function onPremoveSquare(name) {
+  const g = ui.game;
+  const side = ui.mySide();
+  const info = variantInfo(g.variant);
+  const letter = placement(g.fens[g.sans.length], info)[name];
+  const mine = letter && (letter === letter.toUpperCase()) === (side === 0);
+  if (ui.premoveFrom) {
+    if (name === ui.premoveFrom) { cancelPremove(); return; }
+    if (mine && !ui.premove) { ui.premoveFrom = name; render(); return; }
+    ui.premove = [ui.premoveFrom, name];
+    ui.premoveFrom = null;
+    showMessage(`Premove ${ui.premove.join("-")}: played when it is your move, if it is legal then`);
+  } else if (mine) {
+    ui.premove = null;
+    ui.premoveFrom = name;
+    showMessage("");
+  } else {
+    return;
+  }
+  ui.clicks = ui.premoveFrom ? [ui.premoveFrom] : [];
+  render();
+  document.body.dataset.premove = ui.premove ? ui.premove.join("-") : "";
+}
+
+function cancelPremove() {
+  if (!ui.premove && !ui.premoveFrom) return;
+  ui.premove = null; ui.premoveFrom = null; ui.clicks = [];
+  document.body.dataset.premove = "";
+  showMessage("Premove cancelled");
+  render();
+}
+
+// It is your move now: a premove waiting is played if a legal move goes that way (a promotion to
+// the first piece the chooser offers, the queen in chess); a push's third square is left to click.
+function playPremove() {
+  if (!ui.premove || !ui.game.humanToMove || (ui.refuseClick && ui.refuseClick())) return;
+  const path = ui.premove;
+  ui.premove = null; ui.premoveFrom = null;
+  document.body.dataset.premove = "";
+  const exact = ui.game.targets.filter((t) => t.path.length === 2 && t.path[0] === path[0] && t.path[1] === path[1]);
+  if (exact.length) {
+    const options = exact[0].options;
+    const queen = options.find((o) => /=Q/.test(o.san)) || options[0];
+    ui.clicks = [];
+    sendMove(queen.text);
+    showMessage("");
+    return;
+  }
+  if (ui.game.targets.some((t) => startsWith(t.path, path))) { ui.clicks = path.slice(); render(); return; }
+  ui.clicks = [];
+  showMessage(`Premove ${path.join("-")} is not legal now: cancelled`);
+  render();
+}
+
 function sendMove(text) {
-  send({ type: "move", move: text });
+  ui.send({ type: "move", move: text });
 }
 
 function openChooser(options) {
@@ -275,22 +326,18 @@ function openChooser(options) {
 
 function closeChooser() { $("chooser").hidden = true; }
 
+// ----------------------------------------------------------------- the panel beside the board
 function renderPanel() {
   const g = ui.game;
   const bottom = ui.flipped ? 1 : 0;
-  for (const [id, side] of [["player-bottom", bottom], ["player-top", 1 - bottom]]) {
-    $(id).querySelector(".name").textContent = `${side === 0 ? "White" : "Black"}: ${g.names[side]}`;
-    $(id).dataset.side = String(side);
-  }
+  for (const [id, side] of [["player-bottom", bottom], ["player-top", 1 - bottom]]) $(id).dataset.side = String(side);
   renderClocks();
   let status;
   if (g.result) status = `${g.result} — ${g.reason}`;
-  else if (g.thinkingSide !== null && g.thinkingSide !== undefined) status = `${g.names[g.thinkingSide]} is thinking…`;
   else status = `${g.turn === "w" ? "White" : "Black"} to move${g.check ? " (check)" : ""}`;
   if (!live()) status += `  [viewing move ${shownPly()} of ${g.sans.length}]`;
   $("status").textContent = status;
-  if (g.note) showMessage(g.note, true);
-  renderThinking();
+  $("note").textContent = g.note || "";
   const list = $("moves");
   list.replaceChildren();
   const blackFirst = g.fens[0].split(" ")[1] === "b";
@@ -310,15 +357,8 @@ function renderPanel() {
   });
   const current = list.querySelector(".current");
   if (current) scrollIntoList(list, current);
-  const humanMove = live() && g.humanToMove;
   $("pass").hidden = !g.canPass;
-  $("pass").disabled = !(humanMove && g.canPass);
-  const humans = g.players.filter((p) => p === "human").length;
-  $("takeback").disabled = !(humans && g.sans.length && (g.thinkingSide === null || g.thinkingSide === undefined));
-  $("resign").disabled = !(humans && !g.result);
-  const otherOffered = g.drawOffer && g.drawOffer !== g.turn;
-  $("draw").textContent = otherOffered ? "Accept draw" : "Offer draw";
-  $("draw").disabled = !(humanMove && !g.result);
+  $("pass").disabled = !(live() && g.humanToMove && g.canPass);
 }
 
 function renderClocks() {
@@ -329,90 +369,33 @@ function renderClocks() {
     if (!g.hasClock) { clock.textContent = ""; clock.hidden = true; continue; }
     clock.hidden = false;
     const running = g.running === side;
-    let left = g.clocks[side];
+    let left = (g.clockValues || g.clocks)[side];
     if (running) left -= (performance.now() - ui.receivedAt) / 1000;
     clock.textContent = formatClock(left);
     clock.classList.toggle("running", running);
     clock.classList.toggle("low", left < 10);
+    if (ui.onClock) ui.onClock(side, left, running);
   }
 }
 
-function renderThinking() {
-  const t = ui.thinking;
-  const g = ui.game;
-  if (!t || !g || t.id !== g.id) { $("thinking").textContent = ""; return; }
-  $("thinking").textContent = `${t.engine}: depth ${t.depth}  score ${t.score}  ${t.pv.join(" ")}`;
-}
-
-function showMessage(text, note) {
+function showMessage(text) {
   $("message").textContent = text || "";
-  $("message").style.color = note ? "#cde" : "";
 }
 
-function fillForms() {
-  const h = ui.hello;
-  const variant = $("variant");
-  variant.replaceChildren(...h.variants.map((v) => new Option(v.name, v.name)));
-  const players = ["human"].concat(h.engines);
-  for (const id of ["white", "black"]) {
-    $(id).replaceChildren(...players.map((p) => new Option(p === "human" ? "Human" : p, p)));
-  }
-  $("white").value = "human";
-  $("black").value = h.defaultEngine;
-  $("tc").replaceChildren(...h.timeControls.map((t) => new Option(describeTc(t), t)));
-  variant.onchange = updateNumber;
-  updateNumber();
-}
-
-function describeTc(t) {
-  if (t.startsWith("st=")) return `${t.slice(3)} s a move (engines)`;
-  if (t.startsWith("depth=")) return `depth ${t.slice(6)} (engines)`;
-  const m = t.match(/^(?:(\d+)\/)?(\d+)(?:\+([\d.]+))?$/);
-  if (!m) return t;
-  const base = parseInt(m[2], 10);
-  const text = base % 60 === 0 ? `${base / 60} min` : `${base} s`;
-  return (m[1] ? `${m[1]} moves in ` : "") + text + (m[3] ? ` + ${m[3]} s` : "");
-}
-
-function updateNumber() {
-  const info = variantInfo($("variant").value);
-  $("number-label").hidden = !info.setups;
-  if (info.setups) $("number").max = String(info.setups - 1);
-}
-
-function gameSettings() {
-  const custom = $("tc-custom").value.trim();
-  return { white: $("white").value, black: $("black").value, tc: custom || $("tc").value };
-}
-
-function setupButtons() {
+function setupBoard() {
   $("board").addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove);
   document.addEventListener("pointerup", onPointerUp);
+  document.addEventListener("pointercancel", onPointerUp);
   $("flip").onclick = () => { ui.flipped = !ui.flipped; render(); };
   $("pass").onclick = () => sendMove("@@@@");
-  $("takeback").onclick = () => send({ type: "takeback" });
-  $("resign").onclick = () => { if (confirm("Resign this game?")) send({ type: "resign" }); };
-  $("draw").onclick = () => send({ type: "draw" });
-  $("new-form").onsubmit = (e) => {
-    e.preventDefault();
-    const info = variantInfo($("variant").value);
-    const number = info.setups ? $("number").value.trim() : "";
-    send(Object.assign({ type: "new", variant: info.name, number: number === "" ? null : number }, gameSettings()));
-  };
-  $("load-form").onsubmit = (e) => {
-    e.preventDefault();
-    const text = $("load-text").value.trim();
-    const isFen = !text.includes("[") && text.split("/").length >= 7;
-    const message = Object.assign({ type: "load" }, gameSettings());
-    if (isFen) { message.fen = text; message.variant = $("variant").value; } else { message.pgn = text; }
-    send(message);
-  };
   $("type-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("type-move").value.trim();
     if (!text) return;
-    if (!ui.game.humanToMove) { showMessage("Wait: it is not a human's move"); return; }
+    const refused = ui.refuseClick ? ui.refuseClick() : "";
+    if (refused && refused !== "premove") { showMessage(refused); return; }
+    if (refused === "premove") { showMessage("Type your move when it is your move"); return; }
     sendMove(text);
     $("type-move").value = "";
   };
@@ -423,7 +406,7 @@ function setupButtons() {
   $("chooser-cancel").onclick = () => { closeChooser(); };
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
-    if (e.key === "Escape") { closeChooser(); ui.clicks = []; render(); }
+    if (e.key === "Escape") { closeChooser(); cancelPremove(); ui.clicks = []; render(); }
     else if (e.key === "ArrowLeft") $("prev").click();
     else if (e.key === "ArrowRight") $("next").click();
     else if (e.key === "Home") $("first").click();
@@ -433,5 +416,4 @@ function setupButtons() {
   setInterval(() => { if (ui.game) renderClocks(); }, 100);
 }
 
-setupButtons();
-if (!document.body.dataset.live) connect();      // a live game page (live.js) makes its own connection
+setupBoard();

@@ -1,46 +1,40 @@
-// A game page of the live server (xboard-engine serve, /g/ID), for both kinds of game.  Loaded after
-// board.js (two players) or 8pc.js (8 Player Chess), whose drawing and clicking it reuses through
-// small hooks (ui.afterRender, ui.refuseClick, ui.seats); it makes the connection itself and adds
-// the seats (take, invite links, who is connected), the live buttons, the chat and the arrows.
-// User text is only ever shown through textContent.
+// A game page (/g/ID), for both kinds of game.  Loaded after board.js (two players) or 8pc.js (8
+// Player Chess), whose drawing and clicking it reuses through small hooks (ui.send, ui.afterRender,
+// ui.refuseClick, ui.seats, ui.mySide, ui.arrowMode); it holds the connection and adds the seats
+// (take, invite links, who is connected), the players' buttons and offers (abort, draw, takeback,
+// resign, claim, rematch), the engines' lines, the chat (with muting), the arrows (right-drag, or
+// the arrow switch and a long press by touch), sounds and alerts.
 "use strict";
 
 const room = {
   kind: document.body.dataset.live,          // "two" or "eight"
-  gameId: parseInt(location.pathname.split("/").pop(), 10),
+  gameId: location.pathname.split("/").pop(),
   hello: null,
   state: null,
   yourSeats: [],
   seatsKey: null,                              // yourSeats as text, to see a change
-  retry: 0,
   chatIds: new Set(),
   arrows: {},                                  // seat (or "local" for a watcher) -> [[from, to], ...]
   arrowFrom: null,
-  awaySeen: {},                                // seat -> when this page first saw its player gone
+  arrowMode: false,                            // the arrow switch: taps and drags draw arrows
+  thinking: null,
+  lowWarned: false,
+  leaving: false,
 };
 
-// ----------------------------------------------------------------- the connection
-function liveConnect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/ws/g/${room.gameId}`);
-  ui.ws = ws;                                  // board.js / 8pc.js send() goes through it
-  ws.onopen = () => { room.retry = 0; document.body.dataset.connected = "1"; showMessage(""); };
-  ws.onmessage = (event) => onLiveMessage(JSON.parse(event.data));
-  ws.onclose = () => {
-    if (ui.ws !== ws) return;
-    document.body.dataset.connected = "0";
-    const wait = Math.min(8000, 500 * 2 ** room.retry);
-    room.retry += 1;
-    showMessage("Connection to the server lost; reconnecting…");
-    setTimeout(liveConnect, wait);
-  };
-}
+const socket = liveSocket(`/ws/g/${room.gameId}`, {
+  message: onLiveMessage,
+  lost: () => showMessage("Connection to the server lost; reconnecting…"),
+  open: () => showMessage(""),
+});
+ui.send = (message) => { if (!socket.send(message)) showMessage("Not connected to the server"); };
 
 function onLiveMessage(msg) {
   if (msg.type === "hello") onLiveHello(msg);
   else if (msg.type === "state") onLiveState(msg);
   else if (msg.type === "chat") addChat(msg);
   else if (msg.type === "arrows") { room.arrows[msg.seat] = msg.arrows; drawArrows(); }
+  else if (msg.type === "thinking") { room.thinking = msg; renderThinking(); }
   else if (msg.type === "you") { room.hello.you = msg.you; renderYou(); }
   else if (msg.type === "error") { showMessage(msg.message); document.body.dataset.error = msg.message; }
 }
@@ -48,15 +42,14 @@ function onLiveMessage(msg) {
 function onLiveHello(hello) {
   room.hello = hello;
   room.yourSeats = hello.yourSeats;
-  if (room.kind === "two") ui.hello = { variants: [hello.info], engines: [], timeControls: [] };
-  else onHello(Object.assign({}, hello.info, { seat: hello.yourSeats.length ? hello.yourSeats[0] : null }));
-  ui.seat = hello.yourSeats.length ? hello.yourSeats[0] : null;
+  if (room.kind === "two") ui.hello = { variants: [hello.info] };
+  else onHello(hello.info);
   setSeats();
   takeInvite();
   renderYou();
   if (room.state) render();
   document.body.dataset.seats = hello.yourSeats.join(",");
-  document.body.dataset.gameId = String(hello.gameId);
+  document.body.dataset.gameId = hello.gameId;
 }
 
 // An invite link's seat (`#seat=N&invite=SECRET`) or a seat joined from the lobby (`#seat=N`):
@@ -68,17 +61,24 @@ function takeInvite() {
   const seat = parseInt(params.get("seat"), 10);
   const message = { type: "take", seat };
   if (params.has("invite")) message.secret = params.get("invite");
-  if (!room.yourSeats.includes(seat)) send(message);
+  if (!room.yourSeats.includes(seat)) ui.send(message);
 }
 
 function onLiveState(state) {
-  const first = !room.state;
+  const before = room.state;
   room.state = state;
   setSeats();
+  if (before && before.status === "open" && state.status === "playing" && room.hello.creator) {
+    sound.play("alert");
+    alerts.notify("Your challenge was taken: the game begins", location.pathname);
+  }
+  if (room.kind === "two" && before && state.sans.length !== before.sans.length) room.thinking = null;
   onState(state);                              // board.js / 8pc.js draw it (and call renderLive)
-  if (first) orient();
+  if (!before) orient();
+  if (state.status === "over" && before && before.status !== "over") alerts.notify(`Game over: ${resultWords()}`, location.pathname);
   document.body.dataset.status = state.status;
   document.body.dataset.watchers = String(state.watchers);
+  followRematch();
 }
 
 // The seats this page may act for (8pc.js's canAct reads ui.seats), and the board turned to them.
@@ -103,66 +103,76 @@ function seatToMove() {
 }
 
 function seatLabelOf(seat) { return room.hello.seatLabels[seat]; }
+function mine() { return room.yourSeats; }
+function playing() { return room.state && room.state.status === "playing" && !room.state.result; }
 
-// Why a click on the board makes no move here (board.js and 8pc.js ask); "" when it may.
+// Why a click on the board makes no move here (board.js and 8pc.js ask); "" when it may, and
+// "premove" in a two-player game when it is the opponent's move.
 ui.refuseClick = () => {
   const s = room.state;
   if (!s || !room.hello) return "Connecting…";
-  if (!room.yourSeats.length) {
+  if (!mine().length) {
     return "You are watching this game" + (s.status === "open" && freeSeats().length ? ": take a free seat to play" : "");
   }
   if (s.status === "open") return "The game begins when every seat is taken";
+  if (s.status === "aborted") return "The game was aborted";
   if (s.status === "over" || s.result) return "The game is over";
   const turn = seatToMove();
-  if (!room.yourSeats.includes(turn)) return `It is ${seatLabelOf(turn)}'s move`;
+  if (!mine().includes(turn)) return room.kind === "two" && mine().length === 1 ? "premove" : `It is ${seatLabelOf(turn)}'s move`;
   return "";
 };
+ui.mySide = () => (mine().length === 1 ? mine()[0] : null);
+ui.arrowMode = () => room.arrowMode;
 
 function freeSeats() {
   return room.state ? room.state.online.filter((o) => o.kind === "open") : [];
 }
 
-// ----------------------------------------------------------------- the live panel
+// ----------------------------------------------------------------- the panel
 ui.afterRender = renderLive;
 
-function playerWords(o) {
-  if (o.kind === "open") return "(open seat)";
-  if (o.kind === "invite") return "(invited player)";
-  let text = o.name || "?";
-  if (room.kind === "two" && room.yourSeats.includes(o.seat)) text += " (you)";   // 8pc.js marks the seat
-  if (o.kind === "player" && !o.connected) text += " — disconnected";
-  return text;
+function nameNode(o) {
+  const span = document.createElement("span");
+  if (o.kind === "open") span.textContent = "(open seat)";
+  else if (o.kind === "invite") span.textContent = "(invited player)";
+  else if (o.kind === "closed") span.textContent = "(closed)";
+  else span.appendChild(playerLink(o.name || "?", o.kind === "player" ? o.player : null));
+  if (room.kind === "two" && mine().includes(o.seat)) span.append(" (you)");    // 8pc.js marks the seat
+  if (o.kind === "player" && !o.connected) span.append(" — disconnected");
+  return span;
 }
 
 function renderLive() {
   const s = room.state, h = room.hello;
   if (!s || !h) return;
-  const now = performance.now();
-  for (const o of s.online) {
-    if (o.kind === "player" && !o.connected) { if (!(o.seat in room.awaySeen)) room.awaySeen[o.seat] = now; }
-    else delete room.awaySeen[o.seat];
-  }
   if (room.kind === "two") {
     for (const id of ["player-top", "player-bottom"]) {
       const side = parseInt($(id).dataset.side, 10);
       const o = s.online[side];
-      $(id).querySelector(".name").textContent = `${o.label}: ${playerWords(o)}`;
+      $(id).querySelector(".name").replaceChildren(`${o.label}: `, nameNode(o));
       $(id).dataset.connected = o.kind === "player" ? String(o.connected) : "";
     }
+    if (mine().includes(seatToMove()) && ui.view === null) $("status").textContent += " — your move";
   } else {
     document.querySelectorAll("#scores tbody tr").forEach((tr) => {
       const o = s.online[parseInt(tr.dataset.seat, 10)];
-      tr.querySelector("td.player").textContent = playerWords(o);
+      tr.querySelector("td.player").replaceChildren(nameNode(o));
       tr.dataset.connected = o.kind === "player" ? String(o.connected) : "";
     });
   }
-  if (room.kind === "two" && room.yourSeats.includes(seatToMove()) && ui.view === null) $("status").textContent += " — your move";
+  if (s.status === "aborted") $("status").textContent = `Aborted — ${(s.outcome || {}).reason || "no result"}`;
   renderStatusLine();
   renderTakeButtons();
   renderInvites();
-  renderLiveButtons();
+  renderButtons();
+  renderOffer();
   renderChannels();
+  renderThinking();
   $("download").href = `/g/${room.gameId}.${room.kind === "two" ? "pgn" : "txt"}`;
+  const yourMove = playing() && mine().includes(seatToMove());
+  alerts.title(yourMove ? "Your move" : "");
+  if (yourMove && document.body.dataset.yourMove !== "1") alerts.notify("Your move", location.pathname);
+  document.body.dataset.yourMove = yourMove ? "1" : "0";
   drawArrows();
 }
 
@@ -172,16 +182,17 @@ function renderStatusLine() {
   let text;
   if (s.status === "open") text = `Waiting for players: ${free} seat${free === 1 ? "" : "s"} to fill`;
   else if (s.status === "over") text = "Game over";
+  else if (s.status === "aborted") text = "Aborted";
   else text = "Playing";
-  if (room.yourSeats.length) text += ` — you play ${room.yourSeats.map(seatLabelOf).join(", ")}`;
+  if (mine().length) text += ` — you play ${mine().map(seatLabelOf).join(", ")}`;
   else text += " — you are watching";
-  text += ` · ${s.watchers} connected`;
+  text += ` · ${s.watchers} ${s.watchers === 1 ? "person" : "people"} here`;
   $("live-status").textContent = text;
 }
 
 function renderTakeButtons() {
   const box = $("take-seats");
-  const free = room.yourSeats.length ? [] : freeSeats();
+  const free = mine().length ? [] : freeSeats();
   const key = free.map((o) => o.seat).join(",");
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -190,7 +201,7 @@ function renderTakeButtons() {
     b.textContent = `Take ${o.label}`;
     b.dataset.seat = String(o.seat);
     b.className = "take";
-    b.onclick = () => send({ type: "take", seat: o.seat });
+    b.onclick = () => ui.send({ type: "take", seat: o.seat });
     return b;
   }));
 }
@@ -198,8 +209,7 @@ function renderTakeButtons() {
 // The creator's invite links (kept by the lobby in localStorage), while their seats are unfilled.
 function renderInvites() {
   const box = $("invites");
-  let invites = [];
-  try { invites = JSON.parse(localStorage.getItem(`invites:${room.gameId}`) || "[]"); } catch (e) { invites = []; }
+  const invites = settings.get(`invites:${room.gameId}`, []);
   const waiting = invites.filter((i) => room.state.online[i.seat] && room.state.online[i.seat].kind === "invite");
   const key = waiting.map((i) => i.seat).join(",");
   if (box.dataset.key === key) return;
@@ -221,7 +231,6 @@ function inviteRow(label, url, seat) {
   const input = document.createElement("input");
   input.readOnly = true;
   input.value = url;
-  input.size = 40;
   input.onfocus = () => input.select();
   const copy = document.createElement("button");
   copy.type = "button";
@@ -235,34 +244,117 @@ function inviteRow(label, url, seat) {
   return row;
 }
 
-function renderLiveButtons() {
-  const s = room.state;
-  const mine = room.yourSeats;
-  const playing = s.status === "playing" && !s.result;
-  $("resign").hidden = !mine.length;
+function show(id, visible, text) {
+  const b = $(id);
+  if (!b) return;
+  b.hidden = !visible;
+  if (text !== undefined) b.textContent = text;
+}
+
+function renderButtons() {
+  const s = room.state, h = room.hello;
+  const me = mine();
+  const on = playing() && me.length > 0;
+  const offers = s.offers || {};
+  const vsBot = s.online.some((o) => o.kind === "bot");
+  show("cancel", s.status === "open" && h.creator);
+  show("abort", on && (s.abortable || []).some((seat) => me.includes(seat)));
+  show("resign", on && !(s.abortable || []).some((seat) => me.includes(seat) && me.length === 1 && room.kind === "two"));
+  show("rematch", s.status === "over" && me.length > 0 && !offers.next,
+       offers.rematch && offers.rematch.some((seat) => me.includes(seat)) ? "Rematch asked…" : "Rematch");
+  $("rematch").disabled = !!(offers.rematch && offers.rematch.some((seat) => me.includes(seat)));
+  show("to-rematch", !!offers.next);
+  if (offers.next) $("to-rematch").href = `/g/${offers.next}`;
   if (room.kind === "two") {
-    $("resign").disabled = !playing;
-    const me = mine.length ? mine[0] : null;
-    const ours = me === null ? null : "wb"[me], theirs = me === null ? null : "wb"[1 - me];
-    const offered = !!theirs && s.drawOffer === theirs;
-    const draw = $("draw");
-    draw.hidden = me === null;
-    draw.textContent = offered ? "Accept draw" : s.drawOffer && s.drawOffer === ours ? "Draw offered" : "Offer draw";
-    draw.disabled = !playing || (s.drawOffer && s.drawOffer === ours);
-    draw.onclick = () => send({ type: offered ? "draw" : "offer" });
-    $("pass").disabled = $("pass").disabled || !!ui.refuseClick();
-    const opponent = me === null ? null : s.online[1 - me];
+    const one = me.length === 1 ? me[0] : null;
+    const ours = one === null ? null : "wb"[one];
+    const hotSeatAccept = one === null && !!s.drawOffer && s.drawOffer !== s.turn;   // one person, both sides
+    show("draw", on && !vsBot && !(s.drawOffer && one !== null && s.drawOffer !== ours),
+         hotSeatAccept ? "Accept draw" : s.drawOffer && s.drawOffer === ours ? "Draw offered" : "Offer draw");
+    $("draw").dataset.accept = hotSeatAccept ? "1" : "";
+    $("draw").disabled = !!(s.drawOffer && s.drawOffer === ours);
+    const asked = offers.takeback !== null && offers.takeback !== undefined;
+    show("takeback", on && !(asked && !me.includes(offers.takeback)),
+         asked && me.includes(offers.takeback) && !h.solo ? "Takeback asked…" : "Take back");
+    $("takeback").disabled = (asked && me.includes(offers.takeback) && !h.solo) || !s.sans.length;
+    const opponent = one === null ? null : s.online[1 - one];
     const away = !!opponent && opponent.kind === "player" && !opponent.connected;
-    $("claim-win").hidden = !(playing && away);
-    $("claim-win").onclick = () => send({ type: "claim" });
+    show("claim-win", on && away);
+    $("pass").disabled = $("pass").disabled || !!ui.refuseClick();
+  } else {
+    show("claim", on && ui.game && ui.game.claimAllowed);
   }
+}
+
+// An offer from the other side, with its answers: a draw, a takeback, a rematch.
+function renderOffer() {
+  const s = room.state, me = mine();
+  const offers = s.offers || {};
+  let words = "", accept = null, what = null;
+  if (room.kind === "two" && playing() && me.length === 1 && s.drawOffer && s.drawOffer !== "wb"[me[0]]) {
+    words = `${s.drawOffer === "w" ? "White" : "Black"} offers a draw`; accept = { type: "draw" }; what = "draw";
+  } else if (playing() && offers.takeback !== null && offers.takeback !== undefined && me.length && !me.includes(offers.takeback)) {
+    words = `${seatLabelOf(offers.takeback)} asks to take back a move`; accept = { type: "takeback" }; what = "takeback";
+  } else if (s.status === "over" && !offers.next && offers.rematch && offers.rematch.length && me.length
+             && !offers.rematch.some((seat) => me.includes(seat))) {
+    words = `${offers.rematch.map(seatLabelOf).join(", ")} ${offers.rematch.length === 1 ? "wants" : "want"} a rematch`;
+    accept = { type: "rematch" }; what = "rematch";
+  }
+  const box = $("offer");
+  box.hidden = !words;
+  if (box.dataset.words === words) return;
+  box.dataset.words = words;
+  if (!words) { box.replaceChildren(); return; }
+  const text = document.createElement("span");
+  text.textContent = words;
+  const yes = document.createElement("button");
+  yes.textContent = "Accept";
+  yes.id = "offer-accept";
+  yes.onclick = () => ui.send(accept);
+  const no = document.createElement("button");
+  no.textContent = "Decline";
+  no.id = "offer-decline";
+  no.onclick = () => ui.send({ type: "decline", what });
+  box.replaceChildren(text, yes, no);
+  sound.play("alert");
+}
+
+function followRematch() {
+  const next = room.state.offers && room.state.offers.next;
+  if (next && mine().length && !room.leaving) {
+    room.leaving = true;
+    showMessage("The rematch begins…");
+    setTimeout(() => { location.href = `/g/${next}`; }, 600);
+  }
+}
+
+function resultWords() {
+  const s = room.state;
+  if (room.kind === "two") return s.result ? `${s.result} (${s.reason})` : "";
+  return s.result ? s.result.reason : "";
+}
+
+function renderThinking() {
+  const t = room.thinking;
+  const box = $("thinking");
+  if (!t || !room.state || room.state.status !== "playing") { box.textContent = ""; box.hidden = true; return; }
+  box.hidden = false;
+  box.textContent = `${t.engine}: depth ${t.depth}  score ${t.score}  ${t.pv.join(" ")}`;
 }
 
 function renderYou() {
   const you = room.hello && room.hello.you;
-  $("live-you").textContent = you ? `You: ${you.name}` : "";
+  const box = $("live-you");
+  box.replaceChildren();
+  if (you) box.append("You: ", playerLink(you.name, you.id));
   if (you && document.activeElement !== $("name-text") && !$("name-text").value) $("name-text").value = you.name;
 }
+
+// Low time on your own running clock: one warning sound a turn.
+ui.onClock = (seat, left, running) => {
+  if (!running || !mine().includes(seat)) { if (!running && mine().includes(seat)) room.lowWarned = false; return; }
+  if (left < 10 && !room.lowWarned) { room.lowWarned = true; sound.play("low"); }
+};
 
 // ----------------------------------------------------------------- chat
 function teamChannelName() {
@@ -272,7 +364,8 @@ function teamChannelName() {
 
 function renderChannels() {
   const select = $("chat-channel");
-  const team = room.kind === "eight" && room.yourSeats.length > 0 && room.hello.teams[room.yourSeats[0]] !== null;
+  const teams = new Set(mine().map((seat) => room.hello.teams[seat]));
+  const team = room.kind === "eight" && mine().length > 0 && teams.size === 1 && !teams.has(null);
   const has = !!select.querySelector('option[value="team"]');
   if (team && !has) select.appendChild(new Option(teamChannelName(), "team"));
   if (!team && has) select.querySelector('option[value="team"]').remove();
@@ -285,23 +378,55 @@ function addChat(line) {
   const li = document.createElement("li");
   li.dataset.channel = line.channel;
   li.dataset.id = String(line.id);
+  li.dataset.player = String(line.player);
   if (line.channel === "team") li.className = "team";
   const when = document.createElement("span");
   when.className = "when";
   when.textContent = new Date(line.at * 1000).toTimeString().slice(0, 5);
   const who = document.createElement("span");
   who.className = "who";
-  const seat = line.seat !== null && room.hello ? ` (${seatLabelOf(line.seat)})` : "";
-  who.textContent = (line.channel === "team" ? `[${teamChannelName()}] ` : "") + `${line.name}${seat}:`;
+  if (line.channel === "team") who.append(`[${teamChannelName()}] `);
+  who.append(playerLink(line.name, line.player));
+  if (line.seat !== null && room.hello) who.append(` (${seatLabelOf(line.seat)})`);
+  who.append(":");
   const text = document.createElement("span");
   text.className = "text";
   text.textContent = line.text;
   li.append(when, " ", who, " ", text);
+  const you = room.hello && room.hello.you;
+  if (line.player !== null && !(you && you.id === line.player)) {
+    const mute = document.createElement("button");
+    mute.className = "mute-person";
+    mute.title = `Hide ${line.name}'s chat (only for you)`;
+    mute.textContent = "mute";
+    mute.onclick = () => { muting.toggle(line.player); applyMutes(); };
+    li.append(" ", mute);
+  }
   const list = $("chat-lines");
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
   list.appendChild(li);
+  applyMutes();
   if (atBottom) list.scrollTop = list.scrollHeight;
   document.body.dataset.chats = String(room.chatIds.size);
+}
+
+// Lines of muted people are hidden; a note says how many, with a way to show them again.
+function applyMutes() {
+  let hidden = 0;
+  for (const li of document.querySelectorAll("#chat-lines li")) {
+    const muted = muting.has(parseInt(li.dataset.player, 10));
+    li.hidden = muted;
+    hidden += muted;
+  }
+  const note = $("muted-note");
+  note.hidden = !muting.list().length;
+  note.replaceChildren();
+  if (muting.list().length) {
+    const undo = document.createElement("button");
+    undo.textContent = "unmute all";
+    undo.onclick = () => { settings.set("muted", []); applyMutes(); };
+    note.append(`${muting.list().length} muted (${hidden} line${hidden === 1 ? "" : "s"} hidden) `, undo);
+  }
 }
 
 // ----------------------------------------------------------------- arrows
@@ -319,19 +444,46 @@ function squareUnder(event) {
   return cell ? cell.dataset.square : null;
 }
 
+// An arrow begins with the right button, with any press in arrow mode, or with a finger held
+// still for half a second; it ends where the pointer is let go (on its first square: all cleared).
+const press = { timer: null, x: 0, y: 0, id: null };
+
 function onArrowDown(event) {
-  if (event.button !== 2) return;
-  event.preventDefault();
-  room.arrowFrom = squareUnder(event);
+  if (event.button === 2 || (room.arrowMode && event.button === 0)) {
+    event.preventDefault();
+    room.arrowFrom = squareUnder(event);
+    return;
+  }
+  if (event.pointerType === "touch") {
+    clearTimeout(press.timer);
+    Object.assign(press, { x: event.clientX, y: event.clientY, id: event.pointerId });
+    const from = squareUnder(event);
+    press.timer = setTimeout(() => {
+      room.arrowFrom = from;
+      ui.clicks = [];
+      if (typeof drag !== "undefined") { if (drag.ghost) drag.ghost.remove(); drag.ghost = null; drag.from = null; }
+      document.body.dataset.arrowPress = "1";
+    }, 500);
+  }
+}
+
+function onArrowMove(event) {
+  if (press.timer && event.pointerId === press.id && Math.hypot(event.clientX - press.x, event.clientY - press.y) > 12) {
+    clearTimeout(press.timer);
+    press.timer = null;
+  }
 }
 
 function onArrowUp(event) {
-  if (event.button !== 2 || !room.arrowFrom) return;
+  clearTimeout(press.timer);
+  press.timer = null;
+  if (!room.arrowFrom) return;
   const from = room.arrowFrom;
   room.arrowFrom = null;
+  document.body.dataset.arrowPress = "";
   const to = squareUnder(event);
   if (!to) return;
-  const key = room.yourSeats.length ? room.yourSeats[0] : "local";
+  const key = mine().length ? mine()[0] : "local";
   let list = (room.arrows[key] || []).slice();
   if (from === to) { room.arrows = {}; list = []; }
   else {
@@ -341,7 +493,7 @@ function onArrowUp(event) {
   }
   room.arrows[key] = list;
   drawArrows();
-  if (key !== "local") send({ type: "arrows", arrows: list });
+  if (key !== "local") ui.send({ type: "arrows", arrows: list });
 }
 
 // The arrows over the board's SVG (drawn again after every render, which replaces the SVG).
@@ -382,23 +534,42 @@ function drawArrows() {
 
 // ----------------------------------------------------------------- set up
 function liveSetup() {
-  $("board").addEventListener("contextmenu", (e) => e.preventDefault());
-  $("board").addEventListener("pointerdown", onArrowDown);
+  setupSwitches();
+  const board = $("board");
+  board.addEventListener("contextmenu", (e) => e.preventDefault());
+  board.addEventListener("pointerdown", onArrowDown);
+  document.addEventListener("pointermove", onArrowMove);
   document.addEventListener("pointerup", onArrowUp);
+  $("arrow-mode").onclick = () => {
+    room.arrowMode = !room.arrowMode;
+    $("arrow-mode").setAttribute("aria-pressed", String(room.arrowMode));
+    $("arrow-mode").classList.toggle("on", room.arrowMode);
+    document.body.dataset.arrowMode = room.arrowMode ? "1" : "0";
+  };
   $("chat-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("chat-text").value.trim();
     if (!text) return;
-    send({ type: "chat", text, channel: $("chat-channel").value });
+    ui.send({ type: "chat", text, channel: $("chat-channel").value });
     $("chat-text").value = "";
   };
   $("name-form").onsubmit = (e) => {
     e.preventDefault();
     const name = $("name-text").value.trim();
-    if (name) send({ type: "name", name });
+    if (name) ui.send({ type: "name", name });
   };
-  if ($("claim-win")) $("claim-win").hidden = true;
-  liveConnect();
+  $("cancel").onclick = () => ui.send({ type: "cancel" });
+  $("abort").onclick = () => ui.send({ type: "abort" });
+  $("resign").onclick = () => { if (confirm("Resign this game?")) ui.send({ type: "resign", seat: seatToMove() !== null && mine().includes(seatToMove()) ? seatToMove() : undefined }); };
+  $("rematch").onclick = () => ui.send({ type: "rematch" });
+  if (room.kind === "two") {
+    $("draw").onclick = () => ui.send({ type: $("draw").dataset.accept ? "draw" : "offer" });
+    $("takeback").onclick = () => ui.send({ type: "takeback" });
+    $("claim-win").onclick = () => ui.send({ type: "claim" });
+  } else {
+    $("claim").onclick = () => ui.send({ type: "claim", seat: ui.game.turn });
+  }
+  for (const id of ["cancel", "abort", "rematch", "to-rematch", "claim-win", "claim"]) if ($(id)) $(id).hidden = true;
 }
 
 liveSetup();

@@ -1,36 +1,26 @@
-// The live server's lobby (xboard-engine serve, /): your name, the open challenges, the games being
-// played and the recent ones, and the form that creates a game (two-player variant or 8 Player
-// Chess; each seat yours, open to anyone, kept for an invite link, or a bot).  Updated live by the
-// server's `lobby` messages.  User text is only ever shown through textContent.
+// The lobby (/): your name, the open challenges (the newest first), the games being played and the
+// recent ones, your own games (with a Cancel for your challenges), and the form that creates a game
+// (two-player variant or 8 Player Chess; a start position from a FEN or PGN; each seat yours, open to
+// anyone, kept for an invite link, or a bot).  Updated live by the server's `lobby` messages.  User
+// text is only ever shown through textContent.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
+const lobby = { hello: null, view: null, seen: {} };
 
-const lobby = { hello: null, view: null, ws: null, retry: 0 };
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
-  lobby.ws = ws;
-  ws.onopen = () => { lobby.retry = 0; showMessage(""); };
-  ws.onmessage = (event) => {
-    const msg = JSON.parse(event.data);
+const socket = liveSocket("/ws/lobby", {
+  message: (msg) => {
     if (msg.type === "hello") onHello(msg);
-    else if (msg.type === "lobby") { lobby.view = msg; renderLists(); }
+    else if (msg.type === "lobby") { onLobby(msg); }
     else if (msg.type === "you") showYou(msg.you);
     else if (msg.type === "created") onCreated(msg);
     else if (msg.type === "error") showMessage(msg.message);
-  };
-  ws.onclose = () => {
-    if (lobby.ws !== ws) return;
-    showMessage("Connection to the server lost; reconnecting…");
-    setTimeout(connect, Math.min(8000, 500 * 2 ** lobby.retry++));
-  };
-}
+  },
+  lost: () => showMessage("Connection to the server lost; reconnecting…"),
+  open: () => showMessage(""),
+});
 
 function send(message) {
-  if (!lobby.ws || lobby.ws.readyState !== WebSocket.OPEN) { showMessage("Not connected to the server"); return; }
-  lobby.ws.send(JSON.stringify(message));
+  if (!socket.send(message)) showMessage("Not connected to the server");
 }
 
 function showMessage(text) { $("lobby-message").textContent = text || ""; }
@@ -38,6 +28,7 @@ function showMessage(text) { $("lobby-message").textContent = text || ""; }
 function showYou(you) {
   if (lobby.hello) lobby.hello.you = you;
   $("you").textContent = you ? `You are ${you.name}` : "You have no name yet (a guest name is given when you play)";
+  $("you-link").replaceChildren(...(you ? [playerLink(you.name, you.id)] : []));
   if (you && document.activeElement !== $("name")) $("name").value = you.name;
   document.body.dataset.you = you ? you.name : "";
 }
@@ -48,44 +39,74 @@ function onHello(hello) {
   showYou(hello.you);
   if (first) fillForm();
   document.body.dataset.ready = "1";
+  document.body.dataset.local = hello.local ? "1" : "";
 }
 
 // After a game is made: its invite links kept for its page to show, then to the page.
 function onCreated(msg) {
-  if (msg.invites.length) localStorage.setItem(`invites:${msg.gameId}`, JSON.stringify(msg.invites));
+  if (msg.invites.length) settings.set(`invites:${msg.gameId}`, msg.invites);
   location.href = msg.path;
+}
+
+// A challenge of yours that someone took: a sound and an alert (and a notification if allowed).
+function onLobby(view) {
+  const before = lobby.seen;
+  lobby.seen = {};
+  for (const e of view.mine || []) {
+    lobby.seen[e.gameId] = e.status;
+    if (before[e.gameId] === "open" && e.status === "playing") {
+      sound.play("alert");
+      alerts.notify("Your challenge was taken: the game begins", `/g/${e.gameId}`);
+      showMessage("Your challenge was taken: the game begins");
+      document.body.dataset.taken = e.gameId;
+    }
+  }
+  lobby.view = view;
+  renderLists();
 }
 
 // ----------------------------------------------------------------- the lists
 function clockWords(kind, tc) {
   if (!tc || tc === "none") return "no clock";
-  const [base, inc] = tc.split("+");
-  if (kind === "eight") return `${base} min + ${inc || 0} s`;
-  const s = parseInt(base, 10);
-  return (s % 60 === 0 ? `${s / 60} min` : `${s} s`) + ` + ${inc || 0} s`;
+  if (tc.startsWith("st=")) return `${tc.slice(3)} s a move`;
+  if (tc.startsWith("depth=")) return `depth ${tc.slice(6)}`;
+  if (kind === "eight") { const [base, inc] = tc.split("+"); return `${base} min + ${inc || 0} s`; }
+  const m = tc.match(/^(?:(\d+)\/)?([\d.]+)(?:\+([\d.]+))?$/);
+  if (!m) return tc;
+  const s = parseFloat(m[2]);
+  return (m[1] ? `${m[1]} moves in ` : "") + (s % 60 === 0 ? `${s / 60} min` : `${s} s`) + ` + ${m[3] || 0} s`;
 }
 
 function gameWords(entry) {
   return entry.kind === "eight" ? `8 Player Chess, ${entry.mode}` : entry.variant;
 }
 
-function playersWords(entry) {
-  if (!entry.seats) return "—";
+function playersNode(entry) {
+  const span = document.createElement("span");
+  if (!entry.seats) { span.textContent = "—"; return span; }
+  const count = (kind) => entry.seats.filter((s) => s.kind === kind).length;
   if (entry.kind === "eight") {                  // names, then how many seats are open, invited, bots
-    const count = (kind) => entry.seats.filter((s) => s.kind === kind).length;
-    const parts = entry.seats.filter((s) => s.kind === "player").map((s) => `${s.name} (${s.label})`);
+    const people = entry.seats.filter((s) => s.kind === "player");
+    people.forEach((s, i) => { if (i) span.append(", "); span.append(playerLink(s.name, s.player), ` (${s.label})`); });
     for (const [kind, words] of [["open", "open"], ["invite", "invited"], ["bot", "bots"]]) {
-      if (count(kind)) parts.push(`${count(kind)} ${kind === "bot" && count(kind) === 1 ? "bot" : words}`);
+      if (count(kind)) span.append(`${span.childNodes.length ? ", " : ""}${count(kind)} ${kind === "bot" && count(kind) === 1 ? "bot" : words}`);
     }
-    return parts.join(", ");
+    return span;
   }
-  return entry.seats.map((s) => `${s.label}: ${s.kind === "open" ? "open" : s.kind === "invite" ? "invited" : s.name}`)
-    .join(", ");
+  entry.seats.forEach((s, i) => {
+    if (i) span.append(", ");
+    span.append(`${s.label}: `);
+    if (s.kind === "open") span.append("open");
+    else if (s.kind === "invite") span.append("invited");
+    else if (s.kind === "closed") span.append("—");
+    else span.append(playerLink(s.name || "?", s.kind === "player" ? s.player : null));
+  });
+  return span;
 }
 
-function cell(tr, text, cls) {
+function cell(tr, content, cls) {
   const td = document.createElement("td");
-  if (text instanceof Node) td.appendChild(text); else td.textContent = text;
+  if (content instanceof Node) td.appendChild(content); else td.textContent = content;
   if (cls) td.className = cls;
   tr.appendChild(td);
   return td;
@@ -110,62 +131,70 @@ function fillTable(id, entries, columns, emptyText) {
   return body;
 }
 
+function row(body, e) {
+  const tr = document.createElement("tr");
+  tr.dataset.game = e.gameId;
+  body.appendChild(tr);
+  return tr;
+}
+
 function renderLists() {
   const v = lobby.view;
   const mine = v.mine || [];
   $("mine-area").hidden = !mine.length;
   let body = fillTable("mine", mine, 4, "");
   for (const e of mine) {
-    const tr = document.createElement("tr");
-    tr.dataset.game = String(e.id);
+    const tr = row(body, e);
     cell(tr, gameWords(e));
     cell(tr, clockWords(e.kind, e.tc), "tc");
-    cell(tr, playersWords(e));
-    cell(tr, link(e.status === "open" ? "Open (waiting for players)" : "Play", `/g/${e.id}`));
-    body.appendChild(tr);
+    cell(tr, playersNode(e));
+    const td = cell(tr, link(e.status === "open" ? "Open (waiting for players)" : "Play", `/g/${e.gameId}`));
+    if (e.status === "open" && e.creator) {
+      const b = document.createElement("button");
+      b.textContent = "Cancel";
+      b.className = "cancel";
+      b.onclick = () => send({ type: "cancel", gameId: e.gameId });
+      td.append(" ", b);
+    }
   }
-  const own = new Set(mine.map((e) => e.id));
+  const own = new Set(mine.map((e) => e.gameId));
   body = fillTable("challenges", v.challenges, 4, "No open challenges: create one");
   for (const e of v.challenges) {
-    const tr = document.createElement("tr");
-    tr.dataset.game = String(e.id);
+    const tr = row(body, e);
     cell(tr, gameWords(e));
     cell(tr, clockWords(e.kind, e.tc), "tc");
-    cell(tr, playersWords(e));
-    const td = cell(tr, own.has(e.id) ? "yours" : "");
-    for (const seat of own.has(e.id) ? [] : e.free || []) {
+    cell(tr, playersNode(e));
+    const td = cell(tr, own.has(e.gameId) ? "yours" : "");
+    for (const seat of own.has(e.gameId) ? [] : e.free || []) {
       const b = document.createElement("button");
-      const label = e.seats ? e.seats[seat].label : `seat ${seat}`;
-      b.textContent = `Join as ${label}`;
+      b.textContent = `Join as ${e.seats ? e.seats[seat].label : `seat ${seat}`}`;
       b.className = "join";
       b.dataset.seat = String(seat);
-      b.onclick = () => { location.href = `/g/${e.id}#seat=${seat}`; };
+      b.onclick = () => { location.href = `/g/${e.gameId}#seat=${seat}`; };
       td.appendChild(b);
     }
-    body.appendChild(tr);
   }
   body = fillTable("playing", v.playing, 5, "No games being played");
   for (const e of v.playing) {
-    const tr = document.createElement("tr");
-    tr.dataset.game = String(e.id);
+    const tr = row(body, e);
     cell(tr, gameWords(e));
     cell(tr, clockWords(e.kind, e.tc), "tc");
-    cell(tr, playersWords(e));
+    cell(tr, playersNode(e));
     cell(tr, e.plies === undefined ? "" : String(e.plies));
-    cell(tr, link("Watch", `/g/${e.id}`));
-    body.appendChild(tr);
+    cell(tr, link("Watch", `/g/${e.gameId}`));
   }
   body = fillTable("finished", v.finished, 4, "No finished games yet");
   for (const e of v.finished) {
-    const tr = document.createElement("tr");
-    tr.dataset.game = String(e.id);
+    const tr = row(body, e);
     cell(tr, gameWords(e));
-    cell(tr, playersWords(e));
+    cell(tr, playersNode(e));
     cell(tr, e.result || "");
-    const td = cell(tr, link("View", `/g/${e.id}`));
-    td.append(" ", e.kind === "two" ? link("PGN", `/g/${e.id}.pgn`, true) : link("Record", `/g/${e.id}.txt`, true));
-    body.appendChild(tr);
+    const td = cell(tr, link("View", `/g/${e.gameId}`));
+    td.append(" ", e.kind === "two" ? link("PGN", `/g/${e.gameId}.pgn`, true) : link("Record", `/g/${e.gameId}.txt`, true));
   }
+  const count = (n, shown) => (n > shown ? `(${shown} newest of ${n})` : n ? `(${n})` : "");
+  $("challenge-count").textContent = count(v.challengeCount || 0, v.challenges.length);
+  $("playing-count").textContent = count(v.playingCount || 0, v.playing.length);
   document.body.dataset.challenges = String(v.challenges.length);
   document.body.dataset.mine = String(mine.length);
   document.body.dataset.playing = String(v.playing.length);
@@ -198,6 +227,10 @@ function fillForm() {
   for (const radio of document.querySelectorAll('input[name="kind"]')) radio.onchange = updateForm;
   $("variant").onchange = updateForm;
   $("mode").onchange = updateForm;
+  $("seat-hint").textContent = h.local
+    ? "This is your own server: take as many seats as you like (hot-seat), or let engines play each other."
+    : `A game with other people: one seat each. A challenge waits ${h.limits.challengeMinutes ? h.limits.challengeMinutes + " minutes" : "until taken"} ` +
+      `(at most ${h.limits.challenges} of yours at once)` + (h.limits.firstMove ? `; a first move not made within ${h.limits.firstMove} s aborts the game.` : ".");
   updateForm();
 }
 
@@ -206,7 +239,7 @@ function seatLabels() {
   return lobby.hello.eightSeats;
 }
 
-function seatDescription(s, i) {
+function seatDescription(s) {
   if (kind() === "two") return s.colour;
   const mode = $("mode").value;
   if (mode === "pairs") return `${s.colour} (partner ${lobby.hello.eightSeats[s.partner].colour})`;
@@ -216,7 +249,9 @@ function seatDescription(s, i) {
 
 function updateForm() {
   const two = kind() === "two";
+  const local = lobby.hello.local;
   $("two-settings").hidden = !two;
+  $("start-position").hidden = !two;
   $("eight-settings").hidden = two;
   const setups = lobby.hello.setups || {};
   $("number-label").hidden = !setups[$("variant").value];
@@ -236,9 +271,10 @@ function updateForm() {
       name.id = `seat-name-${i}`;
       const who = document.createElement("select");
       who.id = `seat-${i}`;
-      who.append(new Option("me", "me"), new Option("open to anyone", "open"), new Option("invite link", "invite"),
-                 new Option("bot", "bot"));
-      who.value = i === 0 ? "me" : two ? "open" : "bot";
+      who.append(new Option("me", "me"));
+      if (!local) who.append(new Option("open to anyone", "open"), new Option("invite link", "invite"));
+      who.append(new Option("bot", "bot"));
+      who.value = i === 0 ? "me" : two && !local ? "open" : "bot";
       const level = document.createElement("select");
       level.id = `level-${i}`;
       level.append(...levels.map((l) => new Option(l.words, l.name)));
@@ -247,15 +283,12 @@ function updateForm() {
       const engine = document.createElement("select");
       engine.id = `engine-${i}`;
       engine.append(...lobby.hello.engines.map((e) => new Option(e, e)));
-      who.onchange = () => {
-        if (two && who.value === "me" && $(`seat-${1 - i}`).value === "me") $(`seat-${1 - i}`).value = "open";
-        showBotChoices();
-      };
+      who.onchange = showBotChoices;
       engine.onchange = showBotChoices;
-      const row = document.createElement("div");
-      row.className = "seat-row";
-      row.append(name, who, engine, level);
-      rows.appendChild(row);
+      const seatRow = document.createElement("div");
+      seatRow.className = "seat-row";
+      seatRow.append(name, who, engine, level);
+      rows.appendChild(seatRow);
     }
   }
   showBotChoices();
@@ -264,7 +297,7 @@ function updateForm() {
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     swatch.style.background = s.fill;
-    name.replaceChildren(swatch, seatDescription(s, i));
+    name.replaceChildren(swatch, seatDescription(s));
   });
 }
 
@@ -292,9 +325,15 @@ function createMessage() {
     seats.push(entry);
   }
   if (two) {
-    const message = { type: "create", kind: "two", variant: $("variant").value, tc: $("two-tc").value, seats };
+    const message = { type: "create", kind: "two", variant: $("variant").value,
+                      tc: $("tc-custom").value.trim() || $("two-tc").value, seats };
     const number = $("number").value.trim();
     if (!$("number-label").hidden && number !== "") message.number = parseInt(number, 10);
+    const start = $("start-text").value.trim();
+    if (start) {
+      const isFen = !start.includes("[") && !/\d\.\s*\S/.test(start) && start.split("/").length >= 7;
+      if (isFen) message.fen = start; else message.pgn = start;
+    }
     return message;
   }
   const mode = $("mode").value;
@@ -309,13 +348,14 @@ function createMessage() {
 }
 
 function setup() {
+  setupSwitches();
   $("name-form").onsubmit = (e) => {
     e.preventDefault();
     const name = $("name").value.trim();
     if (name) send({ type: "name", name });
   };
   $("create-form").onsubmit = (e) => { e.preventDefault(); showMessage(""); send(createMessage()); };
-  connect();
+  $("new-game-link").onclick = (e) => { e.preventDefault(); $("new").scrollIntoView({ block: "start" }); $("variant").focus(); };
 }
 
 setup();
