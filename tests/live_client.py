@@ -1,7 +1,8 @@
-"""The live server under test: the real `xboard-engine serve` process on a free port with its own
-data directory, and clients that talk to it over real WebSockets as a page does (each with its own
-cookie jar: a browser profile)."""
+"""The web server under test: the real `xboard-engine serve` (or, with ``local=True``, `xboard-engine
+web`, one person's server) process on a free port with its own data directory, and clients that
+talk to it over real WebSockets as a page does (each with its own cookie jar: a browser profile)."""
 import asyncio
+import itertools
 import json
 import os
 import re
@@ -19,18 +20,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class LiveServer:
     """``xboard-engine serve`` running in a child process."""
 
-    def __init__(self, data_dir: str, *args: str, port: int = 0) -> None:
+    def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False) -> None:
         self.data_dir = str(data_dir)
         self.args = list(args)
         self.port = port
+        self.local = local
         self.start()
 
     def start(self) -> None:
+        command = ["web", "--no-browser"] if self.local else ["serve"]
+        self.said: List[str] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "xboard_engine", "serve", "--data-dir", self.data_dir,
-             "--port", str(self.port)] + self.args,
+            [sys.executable, "-m", "xboard_engine"] + command + ["--data-dir", self.data_dir,
+                                                                  "--port", str(self.port)] + self.args,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         line = self.proc.stdout.readline()
+        while line.startswith("xboard-engine web:") and " open " not in line:   # what it imported
+            self.said.append(line)
+            line = self.proc.stdout.readline()
         match = re.search(r"open (http://[^/\s]+)/", line)
         if not match:
             if self.proc.poll() is None:
@@ -124,14 +131,31 @@ def run(coroutine: Any) -> Any:
     return asyncio.get_event_loop().run_until_complete(coroutine) if False else asyncio.run(coroutine)
 
 
-async def new_player(server: LiveServer, name: str) -> Client:
-    """A browser profile that opened the lobby and chose a name."""
+_numbers = itertools.count(1)
+
+
+def unique(name: str) -> str:
+    """A name no other test's player has (names are unique on a server): the name and a letter run."""
+    n = next(_numbers)
+    tail = ""
+    while True:
+        n, r = divmod(n, 26)
+        tail = chr(97 + r) + tail
+        if not n:
+            break
+    return f"{name} {tail}"
+
+
+async def new_player(server: LiveServer, name: str, exact: bool = False) -> Client:
+    """A browser profile that opened the lobby and chose a name (made unique unless ``exact``)."""
     client = Client(server)
     assert await client.open_page("/") == 200
     await client.connect("/ws/lobby")
     await client.wait_for("lobby")
-    await client.send({"type": "name", "name": name})
-    await client.wait_for("you")
+    await client.send({"type": "name", "name": name if exact else unique(name)})
+    reply = await client.wait_for("you")
+    client.name = reply["you"]["name"]
+    client.id = reply["you"]["id"]
     return client
 
 

@@ -3,6 +3,7 @@ Player game, every seat a person with a browser profile of their own) and starte
 port and database: every move a player saw acknowledged is there, the same people hold the same
 seats, the clocks go on from where they were (not full again, not negative) and the games go on."""
 import asyncio
+import os
 import time
 
 import pytest
@@ -93,11 +94,11 @@ def test_sigkill_loses_no_acknowledged_move_and_games_go_on(tmp_path):
             two_seen = state
             state = eight[0].inbox[-1] if eight[0].inbox[-1].get("type") == "state" else await eight[0].state()
             state = await eight[0].state(status="playing") if state.get("status") != "playing" else state
-            for _ in range(3):
-                await asyncio.sleep(0.3)
+            for _ in range(10):                    # a seat's clock runs from its second move
+                await asyncio.sleep(0.3 if len(state["moves"]) >= 8 else 0.0)
                 state = await move("eight", eight, state)
             eight_seen = state
-            assert len(two_seen["sans"]) == 4 and len(eight_seen["moves"]) >= 3
+            assert len(two_seen["sans"]) == 4 and len(eight_seen["moves"]) >= 10
 
             server.kill()
             killed = time.monotonic()
@@ -130,3 +131,58 @@ def test_sigkill_loses_no_acknowledged_move_and_games_go_on(tmp_path):
     started = time.monotonic()
     asyncio.run(scenario())
     assert time.monotonic() - started < 60
+
+
+def descendants(pid):
+    """The PIDs of a process's children, theirs, and so on (from /proc)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_D6_no_process_outlives_a_killed_server(tmp_path):
+    """Defect 6: after SIGKILL of serve, its pool workers and multiprocessing's resource tracker ran
+    on with parent 1.  Now every process it started ends within a few seconds."""
+    async def scenario():
+        server = LiveServer(tmp_path, "--bot-workers", "2")
+        try:
+            kim = await new_player(server, "Kim")
+            created = await create(kim, kind="two", variant="normal", tc="none",
+                                   seats=[{"kind": "me"}, {"kind": "bot", "level": "strong"}])
+            await kim.connect(f"/ws/g/{created['gameId']}")
+            await kim.state(status="playing")
+            await kim.send({"type": "move", "move": "e2e4"})
+            await asyncio.sleep(0.3)                    # the bot is thinking in a worker now
+            started = descendants(server.proc.pid)
+            assert len(started) >= 2, started            # the workers (and the resource tracker)
+            server.kill()
+            deadline = time.monotonic() + 5
+            while any(alive(p) for p in started) and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert not [p for p in started if alive(p)], "left running after the server was killed"
+            await kim.close()
+        finally:
+            if server.proc.poll() is None:
+                server.stop()
+    asyncio.run(scenario())

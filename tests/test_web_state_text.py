@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from xboard_engine.live.tables import Refused, check_eight_player_config, check_two_player_config, make_table
+from xboard_engine.web.tables import Refused, check_eight_player_config, check_two_player_config, make_table
 
 CLOCK_KEYS = {"clocks", "seats", "running"}
 
