@@ -1,7 +1,9 @@
-"""The live server's pages end to end: the real `xboard-engine serve` process and its lobby and game
-pages in headless Chromium, several browser profiles at once (each its own webdriver, so its own
-cookies: its own player), clicking as people do."""
+"""The server's pages end to end: the real `xboard-engine serve` process and its lobby and game pages
+in headless Chromium, several browser profiles at once (each its own webdriver, so its own cookies:
+its own player), clicking as people do, on a desktop window and on a phone with touch.  (One
+person's board, `xboard-engine web`, in Chromium: test_web_board.py.)"""
 import sys
+import time
 
 import pytest
 
@@ -9,8 +11,8 @@ pytest.importorskip("aiohttp")
 pytest.importorskip("selenium")
 
 from live_client import LiveServer  # noqa: E402
-from live_page import LivePage, Profiles  # noqa: E402
-from web_page import have_browser  # noqa: E402
+from live_page import LivePage  # noqa: E402
+from web_page import Profiles, have_browser  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
@@ -18,7 +20,8 @@ pytestmark = [pytest.mark.slow,
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = LiveServer(tmp_path_factory.mktemp("live"), "--uci-engine", f"ours-uci={sys.executable} -m xboard_engine")
+    s = LiveServer(tmp_path_factory.mktemp("live"), "--first-move", "0",
+                   "--uci-engine", f"ours-uci={sys.executable} -m xboard_engine")
     yield s
     s.stop()
 
@@ -46,9 +49,11 @@ def test_two_profiles_play_8piece_through_an_invite_link_and_a_third_watches(ser
     assert "#" not in b.d.current_url               # the secret is gone from the address bar
     assert b.js("return document.getElementById('board-svg').dataset.flipped") == "1"
     assert "(you)" in b.text("player-bottom") and b.text("player-bottom").startswith("Black: Guest")
-    b.type("#name-text", "Bob")
+    guest = b.js("return room.hello.you.name")
+    b.type("#name-text", "Bob")                        # a new name: the game keeps the one it began with
     b.press("#name-form button")
-    a.wait(lambda: "Black: Bob" in a.names_shown(), "Bob's name on Alice's page")
+    b.wait(lambda: b.text("live-you") == "You: Bob", "Bob's new name")
+    assert f"Black: {guest}" in a.names_shown()
     assert a.js("return document.getElementById('board-svg').dataset.flipped") == "0"
     a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 0, "the used invite hidden")
 
@@ -86,12 +91,14 @@ def test_two_profiles_play_8piece_through_an_invite_link_and_a_third_watches(ser
     c.click("e7")
     assert "watching" in c.text("message")
     assert c.js("return document.querySelectorAll('.mark-selected').length") == 0
-    c.js("send({type: 'move', move: 'e7e5'})")
+    c.js("ui.send({type: 'move', move: 'e7e5'})")
     c.wait(lambda: "watchers cannot act" in c.text("message"), "the server's refusal")
     # Black answers; a click out of turn makes nothing; the move lists show the push.
     b.play("e7e6")
-    b.click("d7")
-    assert "White's move" in b.text("message") and b.plies() == 4
+    b.click("d7")                                  # out of turn: the first square of a premove
+    assert b.js("return ui.premoveFrom") == "d7" and b.plies() == 4
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+    assert b.js("return ui.premoveFrom") is None and b.text("message") == "Premove cancelled"
     c.wait(lambda: c.plies() == 4, "the watcher sees Black's move")
     assert "Sh6>Nf5" in c.text("moves") and "Sh6>Nf5" in a.text("moves")
     a.wait(lambda: a.js("return document.getElementById('download').getAttribute('href')") == f"/g/{game}.pgn",
@@ -114,7 +121,7 @@ def test_chess80_castle_by_clicks_against_an_engine(server, profiles):
     # The form makes games from the start; a position to castle at once is sent over the lobby
     # page's own connection, and the page goes to the game as after its form.
     message["fen"] = "4k5/10/10/10/10/10/10/R3K4R w KQ - 0 1"
-    a.js("lobby.ws.send(JSON.stringify(arguments[0]))", message)
+    a.js("send(arguments[0])", message)
     a.wait(lambda: "/g/" in a.d.current_url, "the game page")
     a.game_page()
     a.wait(lambda: a.data("status") == "playing", "the game under way")
@@ -134,7 +141,7 @@ def test_chess80_castle_by_clicks_against_an_engine(server, profiles):
 def test_eight_player_pairs_partner_chat_and_arrows_reach_the_partner_only(server, profiles):
     a, b, c, d = (LivePage(x, server) for x in profiles.get(4))
     # White (A) and Purple (B, by invite link) are partners; Red (C) and Orange (D) join from the lobby.
-    a.lobby("Alice")
+    a.lobby("Amy")
     seats = ["me", "open", "bot", "bot", "invite", "open", "bot", "bot"]
     game = a.create(seats, kind="eight", mode="pairs", tc="10+5")
     a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 1, "the invite link")
@@ -157,7 +164,7 @@ def test_eight_player_pairs_partner_chat_and_arrows_reach_the_partner_only(serve
     for page, turns in ((a, "0"), (b, "2"), (c, "3"), (d, "1")):
         assert page.js("return document.getElementById('board-svg').dataset.turns") == turns
     names = a.names_shown()
-    assert "Alice" in names and "Carol" in names and "Dave" in names and "Random mover" in names
+    assert "Amy" in names and "Carol" in names and "Dave" in names and "Random mover" in names
 
     # White moves by clicks; the bots and Red follow.
     move = next(o["text"] for t in a.state()["targets"] for o in t["options"] if len(t["path"]) == 2)
@@ -197,7 +204,7 @@ def test_eight_player_pairs_partner_chat_and_arrows_reach_the_partner_only(serve
 # ---------------------------------------------------------------- d. reconnect
 def test_reconnect_after_a_closed_tab_and_a_server_restart(server, profiles):
     a, b = (LivePage(d, server) for d in profiles.get(2))
-    a.lobby("Alice")
+    a.lobby("Ann")
     game = a.create(["me", "open"], variant="normal", tc="600+5")
     b.lobby("Bob")
     b.open(f"/g/{game}")                      # the game's page: a watcher, offered the free seat
@@ -244,9 +251,9 @@ def test_reconnect_after_a_closed_tab_and_a_server_restart(server, profiles):
 
     # A draw offered and accepted ends the game; the lobby lists it with its PGN.
     a.press("#draw")
-    b.wait(lambda: b.text("draw") == "Accept draw", "the offer on Bob's page")
+    b.wait(lambda: b.shown("offer") and "White offers a draw" in b.text("offer"), "the offer on Bob's page")
     assert a.text("draw") == "Draw offered"
-    b.press("#draw")
+    b.press("#offer-accept")
     for page in (a, b):
         page.wait(lambda: page.data("status") == "over", "the game over")
         assert "1/2-1/2" in page.text("status") and "Game over" in page.text("live-status")
@@ -254,3 +261,207 @@ def test_reconnect_after_a_closed_tab_and_a_server_restart(server, profiles):
     a.wait(lambda: a.js(f"return !!document.querySelector('#finished tr[data-game=\"{game}\"] a[href$=\".pgn\"]')"),
            "the finished game in the lobby")
     assert "1/2-1/2" in a.js(f"return document.querySelector('#finished tr[data-game=\"{game}\"]').textContent")
+
+
+# ---------------------------------------------------------------- the issue's defects in the browser
+def two_people(server, profiles, names, variant="normal", tc="600+5"):
+    """Two profiles in a game: the first White (its creator), the second Black through the lobby."""
+    a, b = (LivePage(d, server) for d in profiles.get(2))
+    a.lobby(names[0])
+    game = a.create(["me", "open"], variant=variant, tc=tc)
+    b.lobby(names[1])
+    b.open(f"/g/{game}#seat=1")
+    b.game_page()
+    b.wait(lambda: b.seats() == "1" and b.data("status") == "playing", "Black taken")
+    a.wait(lambda: a.data("status") == "playing", "the game under way")
+    return a, b, game
+
+
+def test_D4_a_page_left_for_the_lobby_is_not_connected_and_a_person_counts_once(server, profiles):
+    """Chromium's back/forward cache kept a left game page and its WebSocket: a player who clicked
+    "← lobby" stayed connected over 70 s (the opponent could never claim), and going lobby <-> game
+    8 times showed "4 connected".  Now the page closes its socket when it is left and opens it again
+    when it comes back, and the count is of people."""
+    a, b, game = two_people(server, profiles, ("Bea", "Ben"))
+    a.wait(lambda: a.data("watchers") == "2", "two people")
+    for _ in range(8):
+        b.press("header a.home")                       # "← lobby"
+        b.wait(lambda: b.data("ready") == "1", "the lobby")
+        a.wait(lambda: a.js("return document.getElementById('player-top').dataset.connected") == "false",
+               "Ben shown gone once he left", timeout=5)
+        b.d.back()
+        b.wait(lambda: b.js("return typeof room !== 'undefined' && document.body.dataset.connected === '1'"),
+               "the game page back")
+        a.wait(lambda: a.js("return document.getElementById('player-top').dataset.connected") == "true",
+               "Ben shown back")
+    a.wait(lambda: a.data("watchers") == "2", "still two people")
+    assert "2 people here" in a.text("live-status")
+    restored = b.data("restored")                      # how Chromium brought the page back
+    print("back/forward cache restored the page:", restored == "1")
+
+
+def test_D7_a_phone_plays_by_taps_and_drags_and_draws_arrows_by_touch(tmp_path):
+    from web_page import PHONE, chrome
+    s = LiveServer(tmp_path, "--first-move", "0")
+    phone = chrome(phone=True)
+    try:
+        page = LivePage(phone, s)
+        page.lobby()
+        # The create form is reachable at once: the New game button at the top, then Create.
+        top = page.js("return document.getElementById('new-game-link').getBoundingClientRect().bottom")
+        assert 0 < top < 120
+        page.press("#new-game-link")
+        page.wait(lambda: page.js("const r = document.getElementById('create').getBoundingClientRect();"
+                                  " return r.top >= 0 && r.bottom <= innerHeight"), "the Create button in view")
+        page.select("seat-1", "bot")
+        page.press("#create")
+        page.wait(lambda: "/g/" in page.d.current_url, "the game page")
+        page.game_page()
+        assert page.overflow() == {"page": 0, "board": 0}
+        width = page.js("return document.getElementById('board-svg').getBoundingClientRect().width")
+        assert PHONE[0] - 20 <= width <= PHONE[0]          # the board as wide as the screen
+        page.click("e2")                                   # a tap, then another: a move
+        page.click("e4")
+        page.wait(lambda: page.plies() >= 1, "the tapped move")
+        page.wait(lambda: page.plies() >= 2, "the bot's reply", timeout=20)
+        page.touch_drag("g1", "f3")                        # a finger's drag
+        page.wait(lambda: page.plies() >= 3, "the dragged move")
+        assert page.state()["sans"][2] == "Nf3"
+        page.touch_drag("d2", "d4", hold=0.8)              # held still first: an arrow, no move
+        page.wait(lambda: page.arrows() == [["0", "d2", "d4"]], "the long-press arrow")
+        page.press("#arrow-mode")                          # the arrow switch: a drag is an arrow
+        page.touch_drag("c2", "c4")
+        page.wait(lambda: len(page.arrows()) == 2, "the second arrow")
+        page.press("#arrow-mode")
+        assert page.plies() in (3, 4)
+        clocks = page.js("return [...document.querySelectorAll('.clock')].map(c => c.getBoundingClientRect().right <= innerWidth)")
+        assert all(clocks)
+        phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",      # the phone turned: landscape
+                              {"width": PHONE[1], "height": PHONE[0], "deviceScaleFactor": 3, "mobile": True})
+        time.sleep(0.3)
+        assert page.overflow()["page"] == 0
+        box = page.js("return document.getElementById('board-svg').getBoundingClientRect().toJSON()")
+        assert box["bottom"] <= PHONE[0] + 1 and box["right"] <= PHONE[1]
+    finally:
+        phone.quit()
+        s.stop()
+
+
+def test_D7_an_8_player_board_fills_a_phones_width_and_takes_taps(tmp_path):
+    from web_page import PHONE, chrome
+    s = LiveServer(tmp_path, "--first-move", "0")
+    phone = chrome(phone=True)
+    try:
+        page = LivePage(phone, s)
+        page.lobby()
+        game = page.create(["me"] + ["bot"] * 7, kind="eight", mode="teams", tc="none")
+        assert game and page.overflow() == {"page": 0, "board": 0}
+        width = page.js("return document.getElementById('board-svg').getBoundingClientRect().width")
+        assert PHONE[0] - 12 <= width <= PHONE[0]
+        text = next(o["text"] for t in page.state()["targets"] for o in t["options"] if len(t["path"]) == 2)
+        page.play(text)
+        assert page.state()["moves"][0][3] == text
+        assert page.js("return document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        phone.quit()
+        s.stop()
+
+
+def test_D10_the_8_player_move_list_shows_whole_moves_at_1280(tmp_path):
+    s = LiveServer(tmp_path, "--first-move", "0")
+    from web_page import chrome
+    d = chrome(size=(1280, 900))
+    try:
+        page = LivePage(d, s)
+        page.lobby()
+        page.create(["me"] * 8, kind="eight", mode="singles", tc="none")       # hot-seat: moves at once
+        for _ in range(40):
+            state = page.state()
+            longest = max((o["text"] for t in state["targets"] for o in t["options"]), key=len)
+            page.play(longest)
+        cut = page.js("return [...document.querySelectorAll('#moves li.move')]"
+                      ".filter(li => li.scrollWidth > li.clientWidth + 1 || li.textContent.includes('…')).length")
+        assert cut == 0
+        assert page.js("return document.querySelectorAll('#moves li.move').length") == 40
+    finally:
+        d.quit()
+        s.stop()
+
+
+# ---------------------------------------------------------------- what players expect, in the browser
+def test_a_premove_is_played_as_soon_as_the_opponent_has_moved(server, profiles):
+    a, b, game = two_people(server, profiles, ("Pia", "Pat"))
+    a.play("e2e4")
+    a.click("g1")                                     # Black to move: White's premove
+    a.click("f3")
+    a.wait(lambda: a.data("premove") == "g1-f3", "the premove shown")
+    assert a.js("return document.querySelectorAll('.mark-premove').length") == 2
+    b.play("e7e5")
+    a.wait(lambda: a.plies() == 3, "the premove played")
+    assert a.state()["sans"] == ["e4", "e5", "Nf3"] and a.data("premove") == ""
+    b.play("b8c6")
+    a.play("f1c4")
+    a.click("c4")                                     # a premove no bishop can make: cancelled
+    a.click("c5")
+    b.play("g7g6")
+    a.wait(lambda: a.text("message") == "Premove c4-c5 is not legal now: cancelled", "the premove cancelled")
+    assert a.plies() == 6 and a.state()["humanToMove"]
+
+
+def test_sounds_the_mute_switch_the_title_and_alerts(server, profiles):
+    a, b, game = two_people(server, profiles, ("Sue", "Sam"))
+    a.wait(lambda: a.js("return document.title").startswith("● Your move"), "the tab's title")
+    assert not b.js("return document.title").startswith("●")
+    a.play("e2e4")
+    b.wait(lambda: b.js("return sound.played").count("move") >= 1, "the move's sound")
+    b.wait(lambda: b.data("notified") == "Your move", "the alert for Black's move")
+    b.press("#mute")
+    assert b.js("return sound.muted()") and b.text("mute") == "Sound: off"
+    b.play("d7d5")
+    a.play("e4d5")
+    b.wait(lambda: "capture" in b.js("return sound.played"), "the capture's sound (muted, so unheard)")
+    b.press("#mute")
+    assert not b.js("return sound.muted()")
+
+
+def test_names_link_to_player_pages_and_a_person_can_be_muted(server, profiles):
+    a, b, game = two_people(server, profiles, ("Lia", "Leo"))
+    a.chat("hello from Lia")
+    b.wait(lambda: any("hello from Lia" in line for line in b.chat_lines()), "Lia's line")
+    b.press("#chat-lines li button.mute-person")        # Leo mutes Lia for himself
+    b.wait(lambda: not any("hello from Lia" in line for line in b.chat_lines()), "Lia's line hidden")
+    assert "1 muted" in b.text("muted-note")
+    a.chat("can you hear me")
+    a.wait(lambda: any("can you hear me" in line for line in a.chat_lines()), "her own line")
+    time.sleep(0.3)
+    assert not any("can you hear me" in line for line in b.chat_lines())
+    b.press("#muted-note button")
+    b.wait(lambda: any("can you hear me" in line for line in b.chat_lines()), "unmuted")
+    b.press("#player-bottom a.player-link")            # Leo's own name: his page
+    b.wait(lambda: b.js("return document.body.dataset.ready") == "1", "the player page")
+    assert b.text("player-name") == "Leo (you)" and "Playing now" in b.js("return document.body.textContent")
+    assert any("normal" in row for row in b.js("return [...document.querySelectorAll('#player-playing tr')].map(r => r.textContent)"))
+
+
+def test_takeback_rematch_and_abort_by_their_buttons(server, profiles):
+    a, b, game = two_people(server, profiles, ("Tom", "Tia"))
+    assert a.shown("abort") and not a.shown("resign")
+    a.play("d2d4")
+    b.play("d7d5")
+    a.play("c2c4")
+    b.press("#takeback")                               # Tia asks to take back d5 (two plies)
+    a.wait(lambda: a.shown("offer") and "Black asks to take back a move" in a.text("offer"), "the request")
+    a.press("#offer-accept")
+    b.wait(lambda: b.plies() == 1, "d5 and c4 taken back")
+    b.js("window.confirm = () => true")
+    b.press("#resign")
+    a.wait(lambda: a.data("status") == "over", "the game over")
+    a.press("#rematch")
+    b.wait(lambda: b.shown("offer") and "wants a rematch" in b.text("offer"), "the rematch asked")
+    b.press("#offer-accept")
+    for page, seat in ((a, "1"), (b, "0")):            # both pages go to the new game, colours swapped
+        page.wait(lambda: page.data("gameId") not in (None, game) and page.seats() == seat, "the rematch's page")
+        page.game_page()
+    b.press("#abort")                                  # before her first move
+    a.wait(lambda: a.data("status") == "aborted", "the rematch aborted")
+    assert "Aborted by Tia" in a.text("status")

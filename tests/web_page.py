@@ -1,14 +1,12 @@
-"""Test helpers for the browser board: the real server (`xboard-engine web` as a process) and the
-real page in Debian's headless Chromium, driven by Selenium through Debian's chromedriver."""
+"""Test helpers for the web app's pages: Debian's headless Chromium driven by Selenium through Debian's
+chromedriver (a desktop window, or a phone: 390x844 with touch), the game pages as a player uses
+them (clicks, drags, taps, the chooser), and games made over the lobby's WebSocket as one person's
+board (`xboard-engine web`) makes them for its owner."""
+import asyncio
 import json
 import os
-import re
-import shlex
 import shutil
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -16,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FAKES = ROOT / "tests" / "fake_engines"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+PHONE = (390, 844)
 
 
 def have_browser() -> bool:
@@ -27,51 +26,26 @@ def have_browser() -> bool:
     return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
 
 
-class Server:
-    """``xboard-engine web`` on a free port, with our engine over CECP (the default), over UCI,
-    and a CECP engine that crashes when asked for its second move."""
-
-    def __init__(self, data_dir: Path) -> None:
-        py = shlex.quote(sys.executable)
-        crash = f"{py} {shlex.quote(str(FAKES / 'crash.py'))} 1"
-        self.data_dir = data_dir
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "xboard_engine", "web", "--no-browser", "--port", "0",
-             "--data-dir", str(data_dir), "--engine", f"crashy={crash}",
-             "--uci-engine", f"ours-uci={py} -m xboard_engine"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        line = self.proc.stdout.readline()
-        match = re.search(r"open (http://\S+/)", line)
-        if not match:
-            self.proc.kill()
-            raise RuntimeError(f"server did not start: {line}{self.proc.stdout.read()}")
-        self.url = match.group(1)
-        self.host = self.url[len("http://"):-1]
-
-    def get(self, path: str) -> str:
-        with urllib.request.urlopen(self.url + path.lstrip("/"), timeout=10) as response:
-            return response.read().decode()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(2)               # Ctrl-C: the server saves and stops
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-
-def chrome():
+def chrome(phone: bool = False, size=(1280, 900)):
+    """A browser profile of its own (its own cookies).  ``phone``: a 390x844 screen at 3x with touch
+    (pointer events of type "touch", no mouse hover), as Chrome's device mode makes it."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1280,900", "--force-device-scale-factor=1", "--hide-scrollbars"):
+                 f"--window-size={size[0]},{size[1]}", "--force-device-scale-factor=1", "--hide-scrollbars",
+                 "--autoplay-policy=no-user-gesture-required"):
         options.add_argument(flag)
     options.binary_location = CHROMIUM
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    if phone:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 3, "mobile": True})
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    driver.phone = phone
+    return driver
 
 
 class PageTimeout(AssertionError):
@@ -90,109 +64,193 @@ def wait_until(condition, timeout: float, describe) -> Any:
     raise PageTimeout(describe())
 
 
-class BrowserPage:
-    """A page of the browser board as its user sees it: script values, texts, clicks, selects."""
+# --------------------------------------------------------------------- games made as the owner
+def make_game(server, **challenge: Any) -> str:
+    """A new game on one person's board (``xboard-engine web``), made over the lobby's WebSocket
+    as its owner (every page of that server is the owner's); its address."""
+    import aiohttp
 
-    def __init__(self, driver, url: str) -> None:
+    async def run() -> str:
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(server.url + "/ws/lobby", headers={"Origin": server.url}) as ws:
+                await ws.send_str(json.dumps(dict({"type": "create"}, **challenge)))
+                while True:
+                    message = json.loads((await ws.receive(timeout=10)).data)
+                    if message["type"] == "created":
+                        return message["gameId"]
+                    if message["type"] == "error":
+                        raise AssertionError(f"refused: {message['message']}")
+    return asyncio.run(run())
+
+
+# --------------------------------------------------------------------- pages
+class GamePage:
+    """A game page (/g/ID) as its user sees it: script values, texts, clicks, selects, taps."""
+
+    def __init__(self, driver, server) -> None:
         self.d = driver
-        self.url = url
-        self.open()
+        self.server = server
 
-    def open(self) -> None:
-        self.d.get(self.url)
-        self.wait(lambda: self.js("return !!(ui.hello && ui.game)"), "the page's first state")
+    def open(self, path: str) -> "GamePage":
+        self.d.get(self.server.url + path)
+        self.wait(lambda: self.js("return typeof ui !== 'undefined' && typeof room !== 'undefined' && !!(ui.game && ui.hello && room.hello)"),
+                  "the page's first state")
+        return self
 
     def js(self, script: str, *args: Any) -> Any:
         return self.d.execute_script(script, *args)
 
+    def data(self, key: str) -> Optional[str]:
+        return self.js("return document.body.dataset[arguments[0]]", key)
+
     def wait(self, condition, what: str, timeout: float = 30.0) -> Any:
-        return wait_until(condition, timeout, lambda: f"timed out waiting for {what}; page says: "
-                          f"{self.text('status')!r} {self.text('message')!r}")
+        return wait_until(condition, timeout, lambda: (
+            f"timed out waiting for {what}; page {self.d.current_url} says: {self.text('status')!r} "
+            f"{self.text('message')!r} {self.text('live-status')!r}; script errors: {self.errors()}"))
+
+    def errors(self) -> List[str]:
+        return [e["message"] for e in self.d.get_log("browser") if e["level"] == "SEVERE"]
 
     def state(self) -> Dict[str, Any]:
         return self.js("return ui.game")
 
     def text(self, element_id: str) -> str:
-        return self.js(f"return document.getElementById('{element_id}').textContent")
+        return self.js("const e = document.getElementById(arguments[0]); return e ? e.textContent : ''", element_id)
+
+    def find(self, css: str):
+        from selenium.webdriver.common.by import By
+        return self.d.find_element(By.CSS_SELECTOR, css)
 
     def click(self, square: str) -> None:
-        from selenium.webdriver.common.by import By
-        self.d.find_element(By.CSS_SELECTOR, f'[data-square="{square}"]').click()
+        """A click (a tap on a phone) on the square's middle."""
+        if getattr(self.d, "phone", False):
+            self.tap_at(*self.centre(square))
+        else:
+            self.find(f'[data-square="{square}"]').click()
+
+    def centre(self, square: str):
+        return self.js("const b = document.querySelector(`[data-square=\"${arguments[0]}\"] rect`).getBoundingClientRect();"
+                       " return [Math.round(b.left + b.width / 2), Math.round(b.top + b.height / 2)]", square)
+
+    def tap_at(self, x: int, y: int, hold: float = 0.0) -> None:
+        """A finger's press at viewport point (x, y) (held ``hold`` seconds) and its lift."""
+        from selenium.webdriver.common.actions import interaction
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.actions.pointer_input import PointerInput
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(self.d, mouse=finger)
+        actions.pointer_action.move_to_location(x, y).pointer_down()
+        if hold:
+            actions.pointer_action.pause(hold)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+
+    def touch_drag(self, frm: str, to: str, hold: float = 0.0) -> None:
+        """A finger pressed on ``frm`` (held ``hold`` seconds first), moved in steps, lifted on ``to``."""
+        from selenium.webdriver.common.actions import interaction
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.actions.pointer_input import PointerInput
+        (x0, y0), (x1, y1) = self.centre(frm), self.centre(to)
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(self.d, mouse=finger)
+        actions.pointer_action.move_to_location(x0, y0).pointer_down()
+        if hold:
+            actions.pointer_action.pause(hold)
+        for i in range(1, 6):
+            actions.pointer_action.move_to_location(int(x0 + (x1 - x0) * i / 5), int(y0 + (y1 - y0) * i / 5))
+        actions.pointer_action.pointer_up()
+        actions.perform()
 
     def button(self, element_id: str) -> None:
-        from selenium.webdriver.common.by import By
-        self.d.find_element(By.ID, element_id).click()
+        self.find(f"#{element_id}").click()
 
     def select(self, element_id: str, value: str) -> None:
-        from selenium.webdriver.common.by import By
         from selenium.webdriver.support.ui import Select
-        Select(self.d.find_element(By.ID, element_id)).select_by_value(value)
+        Select(self.find(f"#{element_id}")).select_by_value(value)
 
-    def open_details(self, element_id: str) -> None:
-        """Unfold the ``<details>`` of that id if it is folded."""
-        from selenium.webdriver.common.by import By
-        if not self.js(f"return document.getElementById('{element_id}').open"):
-            self.d.find_element(By.CSS_SELECTOR, f"#{element_id} summary").click()
+    def type(self, css: str, text: str) -> None:
+        box = self.find(css)
+        box.clear()
+        box.send_keys(text)
+
+    def fill(self, element_id: str, text: str) -> None:
+        box = self.find(f"#{element_id}")
+        box.clear()
+        if text:
+            self.js("arguments[0].value = arguments[1]", box, text)
 
     def chooser_open(self) -> bool:
         return not self.js("return document.getElementById('chooser').hidden")
 
     def choose(self, move_text: str) -> None:
         """Press the chooser's picture of that move."""
-        from selenium.webdriver.common.by import By
-        self.d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{move_text}"]').click()
+        self.find(f'#choices button[data-move="{move_text}"]').click()
+
+    def seats(self) -> str:
+        return self.data("seats") or ""
+
+    def shown(self, element_id: str) -> bool:
+        return self.js("const e = document.getElementById(arguments[0]); return !!e && !e.hidden && e.offsetParent !== null",
+                       element_id)
+
+    def chat(self, text: str, channel: str = "all") -> None:
+        self.select("chat-channel", channel)
+        self.type("#chat-text", text)
+        self.find("#chat-form button").click()
+
+    def chat_lines(self) -> List[str]:
+        return self.js("return [...document.querySelectorAll('#chat-lines li')].filter(li => !li.hidden)"
+                       ".map(li => li.dataset.channel + ' ' + li.querySelector('.who').textContent + ' ' +"
+                       " li.querySelector('.text').textContent)")
+
+    def right_drag(self, frm: str, to: str) -> None:
+        """Press the right button on ``frm``, move to ``to``, release there (an arrow)."""
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.actions.mouse_button import MouseButton
+        actions = ActionBuilder(self.d)        # at viewport points: the board's SVG is redrawn at each state
+        actions.pointer_action.move_to_location(*self.centre(frm))
+        actions.pointer_action.pointer_down(MouseButton.RIGHT)
+        actions.pointer_action.move_to_location(*self.centre(to))
+        actions.pointer_action.pointer_up(MouseButton.RIGHT)
+        actions.perform()
+
+    def arrows(self) -> List[List[str]]:
+        return self.js("return [...document.querySelectorAll('#arrow-layer .arrow')]"
+                       ".map(a => [a.dataset.seat, a.dataset.from, a.dataset.to])")
+
+    def overflow(self) -> Dict[str, int]:
+        """How much wider than the screen the page is (0: nothing sticks out sideways)."""
+        return self.js("return {page: Math.max(0, document.documentElement.scrollWidth - innerWidth),"
+                       " board: Math.max(0, Math.round(document.getElementById('board-svg').getBoundingClientRect().right - innerWidth))}")
 
 
-class Page(BrowserPage):
-    """The two-player board page as a player uses it: clicks on squares, buttons and the chooser."""
-
-    def drag(self, frm: str, to: str) -> None:
-        """Press on ``frm``, move the pointer to ``to`` in steps, release there."""
-        from selenium.webdriver.common.action_chains import ActionChains
-        from selenium.webdriver.common.by import By
-        a = self.d.find_element(By.CSS_SELECTOR, f'[data-square="{frm}"] rect').rect
-        b = self.d.find_element(By.CSS_SELECTOR, f'[data-square="{to}"] rect').rect
-        dx, dy = b["x"] - a["x"], b["y"] - a["y"]
-        chain = ActionChains(self.d).move_to_element(
-            self.d.find_element(By.CSS_SELECTOR, f'[data-square="{frm}"] rect')).click_and_hold()
-        for _ in range(4):
-            chain = chain.move_by_offset(dx / 4, dy / 4)
-        chain.release().perform()
-
-    def fill(self, element_id: str, text: str) -> None:
-        from selenium.webdriver.common.by import By
-        box = self.d.find_element(By.ID, element_id)
-        box.clear()
-        if text:
-            self.js("arguments[0].value = arguments[1]", box, text)
-
-    def new_game(self, variant: str, white: str = "human", black: str = "xboard-engine",
-                 tc: str = "depth=1", number: Optional[int] = None) -> None:
-        old = self.state()["id"]
-        self.select("variant", variant)
-        if number is not None:
-            self.fill("number", str(number))
-        self.select("white", white)
-        self.select("black", black)
-        self.fill("tc-custom", tc)
-        self.button("start")
-        self.wait(lambda: self.state()["id"] != old, "the new game")
-
-    def load(self, text: str, variant: str = "normal", white: str = "human", black: str = "xboard-engine",
-             tc: str = "depth=1") -> None:
-        old = self.state()["id"]
-        self.select("variant", variant)
-        self.select("white", white)
-        self.select("black", black)
-        self.fill("tc-custom", tc)
-        self.open_details("load-game")
-        self.fill("load-text", text)
-        self.button("load")
-        self.wait(lambda: self.state()["id"] != old, "the loaded game")
-        self.wait(lambda: self.state()["humanToMove"] or self.state()["result"], "the human's turn")
+class Page(GamePage):
+    """A two-player game page."""
 
     def plies(self) -> int:
         return len(self.state()["sans"])
+
+    def new_game(self, variant: str = "normal", black: str = "bot", white: str = "me", level: str = "easy",
+                 tc: str = "depth=1", number: Optional[int] = None, engine: Optional[str] = None, **start: Any) -> str:
+        """A game on one person's board, its page opened: each side "me" or "bot" (our engine at
+        ``level``, or the ``engine`` named at the start)."""
+        def seat(who: str) -> Dict[str, Any]:
+            if who == "me":
+                return {"kind": "me"}
+            return {"kind": "bot", "engine": engine} if engine else {"kind": "bot", "level": level}
+        challenge: Dict[str, Any] = dict(kind="two", variant=variant, tc=tc, seats=[seat(white), seat(black)], **start)
+        if number is not None:
+            challenge["number"] = number
+        slug = make_game(self.server, **challenge)
+        self.open(f"/g/{slug}")
+        return slug
+
+    def load(self, text: str, variant: str = "normal", black: str = "bot", **settings: Any) -> str:
+        """A game from a FEN (of ``variant``) or a PGN game; the page waits for a player's move."""
+        start = {"pgn": text} if ("[" in text or ". " in text) else {"fen": text}
+        slug = self.new_game(variant, black=black, **start, **settings)
+        self.wait_human()
+        return slug
 
     def play(self, text: str, expect_chooser: Optional[bool] = None) -> str:
         """Make the legal move of coordinate text ``text`` by clicking its squares (and its picture
@@ -215,26 +273,22 @@ class Page(BrowserPage):
         return self.state()["sans"][before]
 
     def wait_human(self) -> None:
-        self.wait(lambda: self.state()["humanToMove"] or self.state()["result"], "the engine's reply")
+        self.wait(lambda: self.state()["humanToMove"] or self.state()["result"], "a player's turn")
+
+    def drag(self, frm: str, to: str) -> None:
+        """Press the mouse on ``frm``, move the pointer to ``to`` in steps, release there."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        a = self.find(f'[data-square="{frm}"] rect')
+        b = self.find(f'[data-square="{to}"] rect')
+        dx, dy = b.rect["x"] - a.rect["x"], b.rect["y"] - a.rect["y"]
+        chain = ActionChains(self.d).move_to_element(a).click_and_hold()
+        for _ in range(4):
+            chain = chain.move_by_offset(dx / 4, dy / 4)
+        chain.release().perform()
 
 
-class EightPage(BrowserPage):
-    """The 8 Player Chess page (/8pc) as a player uses it."""
-
-    def new_game(self, players: List[str], mode: Optional[str] = None, pace: float = 0.0,
-                 tc: str = "none") -> None:
-        """Start a game from the page's "New game" form: a player per seat (human or a bot level)."""
-        old = self.state()["id"]
-        self.open_details("new-game")
-        if mode is not None:
-            self.select("mode", mode)
-        for seat, player in enumerate(players):
-            self.select(f"player-{seat}", player)
-        self.select("tc", tc)
-        self.js("document.getElementById('pace').value = arguments[0]", str(pace))
-        self.button("start")
-        self.wait(lambda: self.state()["id"] != old and (mode is None or self.state()["mode"] == mode),
-                  "the new game")
+class EightPage(GamePage):
+    """An 8 Player Chess game page."""
 
     def play(self, text: str) -> None:
         """Make the move ``text`` by clicks (and the chooser's picture for a promotion)."""
@@ -259,27 +313,18 @@ class EightPage(BrowserPage):
                        ".map(td => td.textContent)")
 
 
-def ws_exchange(host: str, messages: List[Any], origin: Optional[str] = None, replies: int = 2) -> List[Dict]:
-    """Send raw messages over the board's WebSocket (as a page would) and collect the replies."""
-    import asyncio
+class Profiles:
+    """Browser profiles made when first wanted, each kept for the module (a separate Chromium)."""
 
-    import aiohttp
+    def __init__(self, phone: bool = False) -> None:
+        self.drivers: List[Any] = []
+        self.phone = phone
 
-    async def run() -> List[Dict]:
-        headers = {"Origin": origin} if origin else {}
-        async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(f"http://{host}/ws", headers=headers) as ws:
-                got = [json.loads((await ws.receive(timeout=10)).data) for _ in range(2)]   # hello, state
-                for message in messages:
-                    if isinstance(message, bytes):
-                        await ws.send_bytes(message)
-                    else:
-                        await ws.send_str(message if isinstance(message, str) else json.dumps(message))
-                    for _ in range(replies):
-                        try:
-                            got.append(json.loads((await ws.receive(timeout=3)).data))
-                        except asyncio.TimeoutError:
-                            break
-                return got
+    def get(self, count: int) -> List[Any]:
+        while len(self.drivers) < count:
+            self.drivers.append(chrome(self.phone))
+        return self.drivers[:count]
 
-    return asyncio.run(run())
+    def quit(self) -> None:
+        for d in self.drivers:
+            d.quit()

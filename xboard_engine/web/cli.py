@@ -64,7 +64,7 @@ def _parser(local: bool) -> argparse.ArgumentParser:
                         type=lambda t: _engine(t, "uci"), help="a UCI engine that may play (repeatable)")
     parser.add_argument("--bot-workers", type=int, default=os.cpu_count() or 1,
                         help="processes thinking for bots (default: one per core, %(default)s)")
-    parser.add_argument("--max-bot-games", type=int, default=20,
+    parser.add_argument("--max-bot-games", type=int, default=100 if local else 20,
                         help="games with bots played at once; more are refused with a message (default %(default)s)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="think for bots on this Dask scheduler's workers instead of local processes")

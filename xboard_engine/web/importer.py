@@ -157,7 +157,7 @@ def _current_two(store: Store, owner: Dict[str, Any], text: str) -> Tuple[int, i
         return 0, 1
     if game.over and data.get("pgn_written"):
         return 0, 0                                # already among games.pgn's
-    if not game.moves and not game.over:
+    if not game.moves and not game.over and not game.custom_start:
         return 0, 0                                # a new game nobody began
     seats = [_seat(i, p, owner, None if p == HUMAN else OUR_ENGINE_LEVEL if p == "xboard-engine" else f"{p}:")
              for i, p in enumerate(game.players)]
@@ -181,8 +181,8 @@ def _current_eight(store: Store, owner: Dict[str, Any], text: str) -> Tuple[int,
         return 0, 1
     if game.game.over and data.get("record_written"):
         return 0, 0
-    if not game.game.actions:
-        return 0, 0
+    if not game.game.actions and not game.game.to_dict().get("start"):
+        return 0, 0                                # a new game nobody began
     seats = [_seat(i, "human" if p == HUMAN else p, owner, None if p == HUMAN else f"xboard-engine:{p}")
              for i, p in enumerate(game.players)]
     g = game.game
