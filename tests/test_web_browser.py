@@ -422,6 +422,18 @@ def test_sounds_the_mute_switch_the_title_and_alerts(server, profiles):
     b.wait(lambda: "capture" in b.js("return sound.played"), "the capture's sound (muted, so unheard)")
     b.press("#mute")
     assert not b.js("return sound.muted()")
+    b.play("d8d5")
+    # Alerts on (the browser's permission granted), the tab in the background: a notification when
+    # it is Black's move.
+    b.d.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["notifications"], "origin": server.url})
+    b.press("#notify")
+    b.wait(lambda: b.text("notify") == "Alerts: on", "alerts on")
+    b.js("""window.shown = []; const Real = window.Notification;
+            window.Notification = function (title, options) { shown.push(options.body); return new Real(title, options); };
+            Object.assign(window.Notification, {permission: Real.permission, requestPermission: Real.requestPermission});
+            Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});""")
+    a.play("g1f3")
+    b.wait(lambda: b.js("return window.shown") == ["Your move"], "the notification")
 
 
 def test_names_link_to_player_pages_and_a_person_can_be_muted(server, profiles):

@@ -357,7 +357,8 @@ def test_D5_chat_drops_bidi_controls_and_keeps_plain_text_with_markup_characters
 def test_D8_a_game_address_too_big_for_a_number_is_a_not_found_page(server):
     async def scenario():
         client = Client(server)
-        for path in ("/g/99999999999999999999999", "/g/99999999999999999999999.pgn", "/g/nosuchgame1"):
+        for path in ("/g/99999999999999999999999", "/g/99999999999999999999999.pgn", "/g/nosuchgame1",
+                     "/p/99999999999", "/nothing/here", "/g/"):
             async with client.session.get(server.url + path) as response:
                 assert response.status == 404 and "Not found" in await response.text()
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
