@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import aiohttp
 
@@ -127,8 +127,14 @@ def _matches(value: Any, wanted: Any) -> bool:
     return wanted(value) if callable(wanted) else value == wanted
 
 
-def run(coroutine: Any) -> Any:
-    return asyncio.get_event_loop().run_until_complete(coroutine) if False else asyncio.run(coroutine)
+def run(coroutine: Any, timeout: float = 90.0) -> Any:
+    """Run a test's scenario, failing it after ``timeout`` seconds."""
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def close_all(*clients: "Client") -> None:
+    for c in clients:
+        await c.close()
 
 
 _numbers = itertools.count(1)
@@ -163,3 +169,27 @@ async def create(client: Client, **challenge: Any) -> Dict[str, Any]:
     await client.send(dict({"type": "create"}, **challenge))
     reply = await client.wait_for("created")
     return reply
+
+
+def invite_secret(created: Dict[str, Any], number: int = 0) -> str:
+    return created["invites"][number]["path"].split("invite=")[1]
+
+
+async def two_players(server: LiveServer, variant: str = "normal", tc: str = "300+3", open_seat: bool = False,
+                      **extra: Any) -> Tuple["Client", "Client", str, Optional[str]]:
+    """Alice (White) and Bob (Black, through the invite link, or the open seat: a game everyone sees
+    listed), both on the game's page, the game begun; with its address and the invite's secret."""
+    alice = await new_player(server, "Alice")
+    created = await create(alice, kind="two", variant=variant, tc=tc,
+                           seats=[{"kind": "me"}, {"kind": "open" if open_seat else "invite"}], **extra)
+    game = created["gameId"]
+    secret = invite_secret(created) if created["invites"] else None
+    await alice.connect(f"/ws/g/{game}")
+    await alice.wait_for("hello")
+    bob = await new_player(server, "Bob")
+    await bob.connect(f"/ws/g/{game}")
+    await bob.wait_for("hello")
+    await bob.send({"type": "take", "seat": 1, "secret": secret})
+    await bob.wait_for("hello", yourSeats=[1])
+    await alice.state(status="playing")
+    return alice, bob, game, secret

@@ -2,7 +2,6 @@
 after the issue's list and shown over real WebSockets against the real `xboard-engine serve`.
 (Defect 4's back/forward cache and defect 7's phone are browser behaviours: test_web_browser.py;
 defect 6, processes outliving a killed server: test_web_restart.py.)"""
-import asyncio
 import os
 import sqlite3
 
@@ -10,7 +9,7 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from live_client import Client, LiveServer, create, new_player  # noqa: E402
+from live_client import Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
 
 from xboard_engine.web.store import SqliteStore, StoredSeat  # noqa: E402
 
@@ -18,20 +17,11 @@ BOT_INVITE = {"type": "create", "kind": "two", "variant": "normal", "tc": "none"
               "seats": [{"kind": "bot", "level": "easy"}, {"kind": "invite"}]}
 
 
-def run(coroutine, timeout=90):
-    return asyncio.run(asyncio.wait_for(coroutine, timeout))
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     s = LiveServer(tmp_path_factory.mktemp("defects"), "--grace", "1")
     yield s
     s.stop()
-
-
-async def close_all(*clients):
-    for c in clients:
-        await c.close()
 
 
 async def replies(client, count):
@@ -317,21 +307,15 @@ def test_D5_names_are_unique_under_a_look_alike_fold(server):
 
 def test_D5_renaming_leaves_a_started_games_record_as_it_was(server):
     async def scenario():
-        alice = await new_player(server, "Alice")
-        created = await create(alice, kind="two", variant="normal", seats=[{"kind": "me"}, {"kind": "invite"}])
-        bob = await new_player(server, "Bob")
-        await bob.connect(f"/ws/g/{created['gameId']}")
-        await bob.wait_for("hello")
-        await bob.send({"type": "take", "seat": 1, "secret": created["invites"][0]["path"].split("invite=")[1]})
-        await bob.wait_for("hello", yourSeats=[1])
+        alice, bob, game, _ = await two_players(server)
         await bob.send({"type": "resign"})
         await bob.state(status="over")
         await bob.send({"type": "name", "name": "Magnus Carlsen"})
         await bob.wait_for("you")
-        async with bob.session.get(f"{server.url}/g/{created['gameId']}.pgn") as response:
+        async with bob.session.get(f"{server.url}/g/{game}.pgn") as response:
             pgn = await response.text()
         assert f'[Black "{bob.name}"]' in pgn and "Magnus Carlsen" not in pgn
-        await bob.connect(f"/ws/g/{created['gameId']}")
+        await bob.connect(f"/ws/g/{game}")
         state = await bob.state()                               # the page too
         assert state["online"][1]["name"] == bob.name
         await close_all(alice, bob)

@@ -2,7 +2,6 @@
 takebacks, rematches, a player's page, the engines' lines for watchers; and the same server as one
 person's board (`xboard-engine web`): hot-seat, engines against each other, a start position from
 a PGN or FEN, the old local board's files read once and left as they were."""
-import asyncio
 import io
 import json
 import os
@@ -15,17 +14,13 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from live_client import ROOT, Client, LiveServer, create, new_player  # noqa: E402
+from live_client import ROOT, Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
 
 from xboard_engine import Position  # noqa: E402
 from xboard_engine.match.pgn import read_games, replay  # noqa: E402
 
 FAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_engines")
 PY = shlex.quote(sys.executable)
-
-
-def run(coroutine, timeout=120):
-    return asyncio.run(asyncio.wait_for(coroutine, timeout))
 
 
 @pytest.fixture(scope="module")
@@ -35,24 +30,8 @@ def server(tmp_path_factory):
     s.stop()
 
 
-async def close_all(*clients):
-    for c in clients:
-        await c.close()
-
-
-async def pair(server, variant="normal", tc="300+3", kind="two", **extra):
-    """Alice and Bob in a game of ``variant`` (Bob through the invite link), both on its page."""
-    alice = await new_player(server, "Alice")
-    created = await create(alice, kind="two", variant=variant, tc=tc, seats=[{"kind": "me"}, {"kind": "invite"}], **extra)
-    game = created["gameId"]
-    await alice.connect(f"/ws/g/{game}")
-    await alice.wait_for("hello")
-    bob = await new_player(server, "Bob")
-    await bob.connect(f"/ws/g/{game}")
-    await bob.wait_for("hello")
-    await bob.send({"type": "take", "seat": 1, "secret": created["invites"][0]["path"].split("invite=")[1]})
-    await bob.wait_for("hello", yourSeats=[1])
-    await alice.state(status="playing")
+async def pair(server, variant="normal", tc="300+3"):
+    alice, bob, game, _ = await two_players(server, variant, tc)
     return alice, bob, game
 
 

@@ -12,7 +12,8 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from live_client import Client, LiveServer, create, new_player  # noqa: E402
+from live_client import Client, LiveServer, close_all, create, new_player, run  # noqa: E402
+from live_client import two_players as two_player_game  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -20,34 +21,6 @@ def server(tmp_path_factory):
     s = LiveServer(tmp_path_factory.mktemp("live"), "--grace", "1")
     yield s
     s.stop()
-
-
-def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 60))
-
-
-async def two_player_game(server, variant="normal", tc="300+3", open_seat=False):
-    """Alice (White) and Bob (Black, through the invite link, or the open seat: a game everyone sees
-    listed), both on the game's page."""
-    alice = await new_player(server, "Alice")
-    created = await create(alice, kind="two", variant=variant, tc=tc,
-                           seats=[{"kind": "me"}, {"kind": "open" if open_seat else "invite"}])
-    game = created["gameId"]
-    secret = created["invites"][0]["path"].split("invite=")[1] if created["invites"] else None
-    await alice.connect(f"/ws/g/{game}")
-    await alice.wait_for("hello")
-    bob = await new_player(server, "Bob")
-    await bob.connect(f"/ws/g/{game}")
-    await bob.wait_for("hello")
-    await bob.send({"type": "take", "seat": 1, "secret": secret})
-    await bob.wait_for("hello", yourSeats=[1])
-    await alice.state(status="playing")
-    return alice, bob, game, secret
-
-
-async def close_all(*clients):
-    for c in clients:
-        await c.close()
 
 
 def test_serve_listens_on_this_computer_only_by_default(server):
