@@ -1,34 +1,46 @@
-"""Load on the live server (`xboard-engine serve`): simulated people over real WebSockets on
-loopback, against a real server process, then a check that no move was lost.
+"""Load on the web server (`xboard-engine serve`, package ``xboard_engine/web/``): simulated people
+over real WebSockets on loopback, against a real server process, then a check that no move was lost.
 
-G two-player games (two simulated players each, each its own cookie jar: one creates a challenge
-with an invite seat in the lobby, the other takes the seat with the invite's secret), E games of 8
-Player Chess (8 simulated people, mode singles, no clock) and W watchers spread over all the games.
-Every game moves at a steady pace: a move every P seconds, by the player to move, a random legal
-move taken from the ``targets`` of the state it last received.  Two-player games have no clock by
-default (``--tc none``), so nobody flags however slow the server gets.
+G two-player games (two simulated people each, each its own cookie jar, name and address: one
+chooses a name and creates a challenge with an invite seat in the lobby, the other opens the game's
+page, chooses a name and takes the seat with the invite's secret), E games of 8 Player Chess (8
+simulated people, mode singles, no clock) and W watchers spread over all the games (each its own
+cookie jar and address).  Every game moves at a steady pace: a move every P seconds, by the player
+to move, a random legal move taken from the ``targets`` of the state it last received.  Two-player
+games have no clock by default (``--tc none``), so nobody flags however slow the server gets.
+
+The server is started as it runs behind a reverse proxy: ``--public-url http://load.test
+--trusted-proxy 127.0.0.1``, and every simulated person sends ``Host: load.test``, ``Origin:
+http://load.test`` and an ``X-Forwarded-For: 10.a.b.c`` of its own on its HTTP requests and
+WebSocket handshakes, so the server's per-address limits (``--max-connections``, left at its
+default, and the rate of game creation) count each person apart, as they would real clients.
+Names are unique ("Load a", "Load b", ...: the server refuses a name that looks like another's).
+All games are set up before any moves, so the server is started with ``--first-move 0`` (else a
+game whose first move waits for the rest of the set-up would be aborted after 30 s).
 
 A move's round trip is the time from the move sent to the moment the LAST connection of that game
 (both players or all eight, and its watchers) has received a state with the new ply count.  The
 figures include the load generator's own delays: it runs in one asyncio process on the same
 machine as the server (its event-loop lag is printed so you can judge).
 
-At the end every game's record in the server's database (``live.sqlite3``, opened read only, table
-``actions``) is compared with the moves the clients played and saw acknowledged (the mover received
-a state with its move), and the two-player games' PGN downloads (/g/ID.pgn) with the SANs the
-clients last saw.
+At the end every game's record in the server's database (``live.sqlite3``, opened read only: table
+``actions`` joined to ``games`` through the integer id, games named by their ``slug``) is compared
+with the moves the clients played and saw acknowledged (the mover received a state with its move),
+and the two-player games' PGN downloads (/g/SLUG.pgn) with the SANs the clients last saw.
 
 ``--kill-halfway`` SIGKILLs the server halfway through, starts it again on the same port and data
-directory; the clients reconnect with their cookies (same seats) and play on.  It reports the
-acknowledged moves missing after the restart (must be 0) and whether every game moved again.
+directory; the clients reconnect with their cookies (same seats) and play on.  It reports the time
+until the server was up and until every page was back, the acknowledged moves missing after the
+restart (must be 0) and whether every game moved again.
 
     python scripts/live_load.py --games 200 --eight 10 --watchers 200 --pace 5 --duration 90
-    python scripts/live_load.py --games 50 --eight 4 --watchers 50 --pace 3 --duration 40 --kill-halfway
+    python scripts/live_load.py --games 200 --eight 10 --watchers 200 --pace 5 --duration 90 --kill-halfway
     python scripts/live_load.py --games 200 --eight 10 --watchers 200 --server-python pypy3
     python scripts/live_load.py --url http://127.0.0.1:8766 --data-dir ~/.local/share/xboard-engine/live ...
 
-With ``--url`` the server must allow the connections (``--max-connections``: all the simulated
-people come from 127.0.0.1); CPU and memory are then read from ``--pid`` if given.
+With ``--url`` the server must have been started with ``--public-url http://load.test
+--trusted-proxy 127.0.0.1 --first-move 0`` (``--public-host`` names another host); CPU and memory
+are then read from ``--pid`` if given, and the names get a random tag (the server keeps names).
 
 Exit status 0 if no error, no lost move and (with ``--p99-target``) the 99th percentile met it.
 """
@@ -52,6 +64,10 @@ import aiohttp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PUBLIC_HOST = "load.test"            # the name the server is told it is reached at (--public-url)
+# Letters of the simulated people's names: none that the server's look-alike fold changes or makes
+# ("rn" reads as "m", "vv" as "w"), so every name is told apart.
+NAME_LETTERS = "abcdefghijkpqstuxyz"
 
 
 # --------------------------------------------------------------------- the server process
@@ -60,8 +76,9 @@ class Server:
 
     def __init__(self, data_dir: str, python: str, extra: List[str], url: Optional[str] = None,
                  pid: Optional[int] = None, profile: bool = False, pythonpath: str = "",
-                 nice: int = 0, root: str = ROOT) -> None:
+                 nice: int = 0, root: str = ROOT, public_host: str = PUBLIC_HOST) -> None:
         self.root = root
+        self.public_host = public_host
         self.profile = profile
         self.pythonpath = pythonpath
         self.nice = nice
@@ -80,8 +97,9 @@ class Server:
             return
         program = [os.path.join(ROOT, "scripts", "live_profile.py")] if self.profile else ["-m", "xboard_engine"]
         command = self.python.split() + program + ["serve", "--data-dir", self.data_dir,
-                                         "--port", str(self.port), "--max-connections", "100000",
-                                         "--bot-workers", "1"] + self.extra
+                                         "--port", str(self.port), "--bot-workers", "1",
+                                         "--public-url", f"http://{self.public_host}",
+                                         "--trusted-proxy", "127.0.0.1", "--first-move", "0"] + self.extra
         path = [x for x in (self.pythonpath, self.root, os.environ.get("PYTHONPATH", "")) if x]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), LIVE_SERVER_ROOT=self.root)
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -218,6 +236,10 @@ class Run:
         self.sessions: List[aiohttp.ClientSession] = []
         self.conns: List["Conn"] = []
         self.games: List["LiveGame"] = []
+        self.people = 0                  # simulated people so far (each its own address)
+        self.names = 0
+        # a server of this run only has no other names; one already running may have our last run's
+        self.name_tag = "".join(random.choice(NAME_LETTERS) for _ in range(4)) + " " if server.external else ""
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -225,10 +247,26 @@ class Run:
             print(f"  error: {text}", flush=True)
 
     def session(self) -> aiohttp.ClientSession:
-        s = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+        """A new simulated person's browser: its own cookie jar and its own address, every request
+        and WebSocket handshake through the "proxy" (Host, Origin, X-Forwarded-For)."""
+        self.people += 1
+        n = self.people
+        host = self.server.public_host
+        headers = {"Host": host, "Origin": f"http://{host}",
+                   "X-Forwarded-For": f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"}
+        s = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), headers=headers,
                                   connector=aiohttp.TCPConnector(limit=0))
         self.sessions.append(s)
         return s
+
+    def new_name(self) -> str:
+        """A name no other simulated person has: "Load a", "Load b", ... "Load z", "Load aa", ..."""
+        self.names += 1
+        n, tail = self.names, ""
+        while n:
+            n, r = divmod(n - 1, len(NAME_LETTERS))
+            tail = NAME_LETTERS[r] + tail
+        return f"Load {self.name_tag}{tail}"
 
 
 class Conn:
@@ -245,14 +283,14 @@ class Conn:
         self.seats: List[int] = []
         self.changed = asyncio.Event()
         self.hello = asyncio.Event()
+        self.named = asyncio.Event()
         self.reader: Optional[asyncio.Task] = None
         self.expect_error = False
         self.connected_since = 0.0
 
     async def connect(self) -> None:
         url = self.run.server.url
-        self.ws = await self.session.ws_connect(f"{url}/ws/g/{self.game.id}", headers={"Origin": url},
-                                                max_msg_size=0)
+        self.ws = await self.session.ws_connect(f"{url}/ws/g/{self.game.id}", max_msg_size=0)
         self.connected_since = time.monotonic()
         self.ply = -1
         self.reader = asyncio.ensure_future(self.read())
@@ -276,6 +314,8 @@ class Conn:
             elif kind == "hello":
                 self.seats = data.get("yourSeats") or []
                 self.hello.set()
+            elif kind == "you":
+                self.named.set()
             elif kind == "error":
                 if self.expect_error:
                     self.expect_error = False
@@ -331,7 +371,7 @@ class LiveGame:
     def __init__(self, run: Run, kind: str) -> None:
         self.run = run
         self.kind = kind
-        self.id = 0
+        self.id = ""                                # the game's address, /g/SLUG
         self.players: List[Conn] = []
         self.watchers: List[Conn] = []
         self.pending: List[Pending] = []
@@ -472,12 +512,13 @@ async def receive(ws: aiohttp.ClientWebSocketResponse, kind: str, timeout: float
             raise RuntimeError(data.get("message"))
 
 
-async def set_up(run: Run, game: LiveGame, name: str) -> None:
-    """The creator makes a challenge in the lobby with invite seats; the others take them."""
+async def set_up(run: Run, game: LiveGame) -> None:
+    """The creator names itself and makes a challenge in the lobby with invite seats; the others
+    open the game's page, name themselves and take them."""
     url = run.server.url
     creator = await new_profile(run)
-    ws = await creator.ws_connect(url + "/ws/lobby", headers={"Origin": url})
-    await ws.send_str(json.dumps({"type": "name", "name": name}))
+    ws = await creator.ws_connect(url + "/ws/lobby")
+    await ws.send_str(json.dumps({"type": "name", "name": run.new_name()}))
     await receive(ws, "you")
     if game.kind == "two":
         challenge = {"type": "create", "kind": "two", "variant": run.args.variant, "tc": run.args.tc,
@@ -499,6 +540,8 @@ async def set_up(run: Run, game: LiveGame, name: str) -> None:
         game.players.append(conn)
         await conn.connect()
         await asyncio.wait_for(conn.hello.wait(), 30)
+        await conn.send({"type": "name", "name": run.new_name()})
+        await asyncio.wait_for(conn.named.wait(), 30)
         conn.hello.clear()
         await conn.send({"type": "take", "seat": invite["seat"], "secret": secret})
         await asyncio.wait_for(conn.hello.wait(), 30)       # a new hello names the seat taken
@@ -522,13 +565,15 @@ async def loop_lag(run: Run, samples: List[float]) -> None:
 
 
 # --------------------------------------------------------------------- checks
-def stored_moves(db_path: str) -> Dict[int, List[Tuple[int, str]]]:
+def stored_moves(db_path: str) -> Dict[str, List[Tuple[int, str]]]:
+    """Every game's stored moves (seat, text) in order, by the game's address (slug)."""
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        out: Dict[int, List[Tuple[int, str]]] = {}
-        for game_id, seat, text in db.execute(
-                "SELECT game_id, seat, text FROM actions WHERE kind='move' ORDER BY game_id, n"):
-            out.setdefault(game_id, []).append((seat, text))
+        out: Dict[str, List[Tuple[int, str]]] = {}
+        for slug, seat, text in db.execute(
+                "SELECT games.slug, actions.seat, actions.text FROM actions JOIN games ON games.id = actions.game_id "
+                "WHERE actions.kind = 'move' ORDER BY actions.game_id, actions.n"):
+            out.setdefault(slug, []).append((seat, text))
         return out
     finally:
         db.close()
@@ -586,10 +631,10 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     run.games = games
     gate = asyncio.Semaphore(args.setup_concurrency)
 
-    async def one(game: LiveGame, n: int) -> None:
+    async def one(game: LiveGame) -> None:
         async with gate:
-            await set_up(run, game, f"Player {n}")
-    await asyncio.gather(*(one(g, n) for n, g in enumerate(games)))
+            await set_up(run, game)
+    await asyncio.gather(*(one(g) for g in games))
     order = list(games)
     watch_targets = [order[i % len(order)] for i in range(args.watchers)] if order else []
 
@@ -751,6 +796,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--kill-halfway", action="store_true", help="SIGKILL the server halfway and start it again")
     p.add_argument("--url", help="a running server instead of starting one")
     p.add_argument("--pid", type=int, help="with --url: the server's process id (CPU, memory)")
+    p.add_argument("--public-host", default=PUBLIC_HOST,
+                   help="the host name the server is told it is reached at and the clients send "
+                        "(default %(default)s)")
     p.add_argument("--data-dir", help="the server's data directory (default: a fresh temporary one)")
     p.add_argument("--server-python", default=sys.executable,
                    help="the interpreter running the server, e.g. pypy3 (default %(default)s)")
@@ -779,7 +827,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
-                    args.profile_server, args.server_pythonpath, args.nice, args.server_root)
+                    args.profile_server, args.server_pythonpath, args.nice, args.server_root, args.public_host)
     server.start()
     print(f"server {server.url} (pid {server.pid}, {args.server_python if not args.url else 'external'}); "
           f"{os.cpu_count()} cores shared with this load generator", flush=True)
