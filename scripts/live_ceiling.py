@@ -1,6 +1,12 @@
-"""The ceiling of one `xboard-engine serve` process: more and more concurrent two-player games at a
-fixed pace (a move every P seconds in each game, one watcher per game by default) until the 99th
-percentile of the move round trip passes the target; each step on a fresh server and database.
+"""The ceiling of one `xboard-engine serve` process (the web app, ``xboard_engine/web/``): more and
+more concurrent two-player games at a fixed pace (a move every P seconds in each game, one watcher
+per game by default) until the 99th percentile of the move round trip passes the target; each step
+on a fresh server and database.
+
+Each step is a run of scripts/live_load.py: every simulated person (two players a game, the
+watchers) has its own cookie jar, unique name and X-Forwarded-For address, through a server started
+with ``--public-url http://load.test --trusted-proxy 127.0.0.1 --first-move 0`` (the per-address
+limits count each person apart; the games are all set up before the first move).
 
     python scripts/live_ceiling.py                                  # 50 100 200 400 800 1600 3200, 5 s
     python scripts/live_ceiling.py --steps 200 400 800 --pace 5 --duration 40
