@@ -1,12 +1,15 @@
-"""`xboard-engine serve` with timers around its hot parts, for scripts/live_load.py --profile-server.
+"""`xboard-engine serve` (the web app, ``xboard_engine/web/``) with timers around its hot parts, for
+scripts/live_load.py --profile-server.
 
     python scripts/live_profile.py serve --data-dir DIR --port 0 ...   (the server's own arguments)
+    python scripts/live_profile.py web --no-browser --data-dir DIR ... (one person's board)
 
-Nothing in the server changes: this wrapper replaces a few methods with timed copies before the
+Nothing in the server changes: this wrapper replaces a few functions with timed copies before the
 server starts (the store's committed writes, a room's state text, a broadcast, an action applied,
-a message handled, the lobby view), watches how late the server's event loop wakes up, and at the
-end (SIGTERM) writes the counts, totals, means, 99th percentiles and maxima to
-DIR/profile.txt.  With LIVE_CPROFILE=1 it also runs cProfile over the whole server and adds the
+a message handled, a page joining a game, a game found by its address, a game created, the lobby
+view), watches how late the server's event loop wakes up and how long the garbage collector
+pauses, and at the end (SIGTERM or Ctrl-C) writes the counts, totals, means, 99th percentiles and
+maxima, and the objects the collector tracks, to DIR/profile.txt.  With LIVE_CPROFILE=1 it also runs cProfile over the whole server and adds the
 functions with the most time of their own, and the most cumulative time, to that file.
 """
 import asyncio
@@ -19,7 +22,7 @@ import time
 
 sys.path.insert(0, os.environ.get("LIVE_SERVER_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from xboard_engine.web import hall, lobby, routes, store  # noqa: E402
+from xboard_engine.web import hall, lobby, room, routes, seating, store  # noqa: E402
 
 TIMES = {}
 
@@ -54,12 +57,15 @@ def timed_async(owner, name):
 
 
 timed(store.SqliteStore, "_write")
-timed(hall.Room, "state_text")
-timed(hall.Room, "broadcast")
+timed(room.Room, "state_text")
+timed(room.Room, "broadcast")
 timed(hall.Hall, "apply")
 timed(hall.Hall, "join")
+timed(hall.Hall, "room_at")
 timed_async(hall.Hall, "handle")
-timed(lobby, "lobby_view")
+timed(seating, "create", "seating.create")
+routes.create = seating.create                  # routes took the function by name
+timed(lobby, "lobby_view", "lobby.lobby_view")
 routes.lobby_view = lobby.lobby_view
 
 LAG = TIMES.setdefault("event loop lateness (50 ms ticks)", [])
