@@ -47,6 +47,7 @@ class Hall:
         self.engine_threads = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, pool.max_games),
                                                                     thread_name_prefix="engine")
         self.rooms: Dict[int, Room] = {}
+        self.slugs: Dict[str, int] = {}                        # the addresses of the rooms in memory
         self.lobby_viewers: Set[Viewer] = set()
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
@@ -124,17 +125,22 @@ class Hall:
                 return None
             room = self._rebuild(stored)
             self.rooms[game_id] = room
+            self.slugs[room.slug] = game_id
         return room
 
     def room_at(self, slug: str) -> Optional[Room]:
         """The game at the address ``/g/SLUG``; None if there is none."""
         if not isinstance(slug, str) or not 4 <= len(slug) <= 32:
             return None
-        for room in self.rooms.values():
-            if room.slug == slug:
-                return room
-        game_id = self.store.game_id(slug)
+        game_id = self.slugs.get(slug)
+        if game_id is None:
+            game_id = self.store.game_id(slug)
         return self.room(game_id) if game_id is not None else None
+
+    def forget(self, room: Room) -> None:
+        """A room out of memory (rebuilt from the store when someone looks again)."""
+        self.rooms.pop(room.id, None)
+        self.slugs.pop(room.slug, None)
 
     def _rebuild(self, stored: StoredGame) -> Room:
         room = Room(self, stored, self.store.seats(stored.id))
@@ -190,7 +196,7 @@ class Hall:
             if room.status == "open" and minutes and now - room.created > minutes * 60:
                 course.end_without_result(self, room, f"The challenge expired after {minutes:g} minutes")
             elif room.status in ("over", "aborted") and not room.viewers:
-                self.rooms.pop(room.id, None)
+                self.forget(room)
 
     # ----------------------------------------------------------------- viewers
     def join(self, viewer: Viewer, room: Room) -> None:
@@ -222,7 +228,7 @@ class Hall:
             room.broadcast()
             course.arm(self, room)
         if not room.viewers and room.status in ("over", "aborted"):
-            self.rooms.pop(room.id, None)          # rebuilt from the store when someone looks again
+            self.forget(room)
 
     def hello(self, room: Room, viewer: Viewer) -> Dict[str, Any]:
         return {"type": "hello", "gameId": room.slug, "kind": room.kind, "config": room.config,
@@ -305,7 +311,7 @@ class Hall:
         try:
             self.store.add_action(room.id, action, status, result)
         except Exception:
-            self.rooms.pop(room.id, None)         # memory is ahead of the store: rebuild from it
+            self.forget(room)                     # memory is ahead of the store: rebuild from it
             raise Refused("the server could not save that; try again") from None
         room.actions += 1
         room.turn_since = time.monotonic()
