@@ -342,6 +342,13 @@ def test_D7_a_phone_plays_by_taps_and_drags_and_draws_arrows_by_touch(tmp_path):
         assert page.overflow()["page"] == 0
         box = page.js("return document.getElementById('board-svg').getBoundingClientRect().toJSON()")
         assert box["bottom"] <= PHONE[0] + 1 and box["right"] <= PHONE[1]
+        for width, height in ((768, 1024), (1024, 768)):              # a tablet, both ways
+            phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                  {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+            time.sleep(0.3)
+            box = page.js("return document.getElementById('board-svg').getBoundingClientRect().toJSON()")
+            assert page.overflow()["page"] == 0 and box["right"] <= width and box["bottom"] <= height + 1, (width, box)
+            assert box["width"] >= 0.6 * min(width, height)             # and not small either
     finally:
         phone.quit()
         s.stop()
