@@ -1,30 +1,63 @@
-"""Screenshots of the browser board for the README, taken from the real page: the server
-(`xboard-engine web`) and headless Chromium, a player's clicks made by Selenium.
+"""The README's pictures of the web app, taken from its real pages in headless Chromium (Selenium
+clicks and taps as people make them; each person a browser profile of their own, or a WebSocket
+client with its own cookies for the people whose pages are not shown):
 
-    python scripts/web_screenshots.py [OUT_DIR] [--only 8pc]      (default docs/images)
+    python scripts/web_screenshots.py [OUT_DIR] [--only board|server|phone]     (default docs/images)
 
-Needs what the end-to-end tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
+One person's board (`xboard-engine web --no-browser`; games made over the lobby's WebSocket as the
+owner), a 1100x860 window:
+  web-8piece-push.png         8-Piece Chess, hot-seat: a sentry has just pushed an enemy unit; the
+                              crosses mark where the pushed unit may not go, a unit held by a jailer
+  web-fullcavalry-castle.png  Full Cavalry against the engine: the king clicked onto its castling
+                              square, the chooser showing each lancer facing
+  web-chess80.png             Chess80 against the engine (3 s a move), its depth, score and line
+The server for several people (`xboard-engine serve --first-move 0 --grace 600`: no game aborted
+or claimed while the pictures are set up):
+  web-8pc.png                 8 Player Chess, Pairs, four people (four browser profiles) and four
+                              bots, 1360x960: White's page with a partner chat line and an arrow
+                              drawn for the partner
+  web-lobby.png               the lobby at 1280x900 of a person with a challenge of their own: open
+                              challenges, games in progress and finished games by several named
+                              people (made by WebSocket clients, as pages make them)
+  phone-two-player.png        a phone (390x844, device scale 2, touch): a two-player game in
+                              progress, moves made by taps, an arrow drawn by touch (the Arrows
+                              switch), the move list
+  phone-8pc.png               a phone: 8 Player Chess against seven bots, a few sets played by taps
+
+Needs what the browser tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
 """
 import argparse
+import asyncio
+import queue
 import random
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
-from typing import Union
+from typing import Any, List
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from web_page import EightPage, Page, Server, chrome  # noqa: E402
-from web_8pc_full_game import play_by_clicks  # noqa: E402
+from live_client import Client, LiveServer, create, new_player  # noqa: E402
+from live_page import LivePage  # noqa: E402
+from web_page import PHONE, GamePage, Page, Profiles, chrome  # noqa: E402
 
 from xboard_engine import Position  # noqa: E402
 from xboard_engine.moves import PUSH  # noqa: E402
 
+PHONE_SCALE = 2
 
+
+def shoot(page: GamePage, path: Path, settle: float = 0.5) -> None:
+    time.sleep(settle)
+    page.d.save_screenshot(str(path))
+    print("wrote", path, flush=True)
+
+
+# --------------------------------------------------------------------- one person's board
 def push_position(seed: int = 11) -> str:
     """A position of an 8piece game (random moves) where the side to move can push and a unit is
     held by a jailer."""
@@ -42,84 +75,297 @@ def push_position(seed: int = 11) -> str:
             pos.push(rng.choice(moves))
 
 
-def shoot(page: Union[Page, EightPage], path: Path) -> None:
-    time.sleep(0.3)
-    page.d.save_screenshot(str(path))
-    print("wrote", path)
+def rename_owner(server: LiveServer, name: str) -> None:
+    """One person's board names its owner after the computer's user: a name for the pictures."""
+    async def run() -> None:
+        client = Client(server)
+        await client.connect("/ws/lobby")
+        await client.send({"type": "name", "name": name})
+        await client.wait_for("you")
+        await client.close()
+    asyncio.run(run())
 
 
-def two_player_shots(server: Server, driver, out: Path) -> None:
-    """The two-player board: 8-Piece Chess, Full Cavalry, Chess80."""
-    driver.set_window_size(1100, 860)
-    page = Page(driver, server.url)
-    # 8-Piece Chess: a push just made; the pushed unit's forbidden squares, a held unit
-    fen = push_position()
-    page.load(fen, "8piece", black="human", tc="600+5")
-    state = page.state()
-    push = next(o["text"] for t in state["targets"] for o in t["options"]
-                if len(t["path"]) == 3 and o["san"].split(">")[1][:1].isupper())   # not a pawn
-    page.play(push)
-    shoot(page, out / "web-8piece-push.png")
-    # Full Cavalry: castling chooses the lancer's facing
-    page.load("e1bqk1nm/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/ENBQK2M w KQkq - 4 4", "fullcavalry")
-    page.click("e1")
-    page.click("g1")
-    shoot(page, out / "web-fullcavalry-castle.png")
-    page.js("document.getElementById('chooser-cancel').click()")
-    # Chess80 against the engine, its thinking shown (while it thinks: the line goes with its move)
-    page.new_game("chess80", tc="st=5")
-    for text in ("e2e4", "i1h3"):
-        page.play(text)
-        page.wait_human()
-    page.play("f2f4")
-    page.wait(lambda: "depth 4" in page.text("thinking"), "the thinking line")
-    shoot(page, out / "web-chess80.png")
-    page.wait_human()
+def viewport(driver: Any, width: int, height: int) -> None:
+    """The page's size exactly (a window's size includes the browser's own bars)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
 
-def eight_player_shot(server: Server, driver, out: Path, sets: int = 7, seed: int = 3) -> None:
-    """8 Player Chess in progress: White (a human, by clicks) among seven fast bots, a few sets played,
-    a White unit selected with its legal targets marked."""
-    driver.set_window_size(1400, 960)
-    page = EightPage(driver, server.url + "8pc")
-    page.new_game(["human"] + ["fast"] * 7, mode="singles", pace=0.0, tc="10+5")
-    rng = random.Random(seed)
-    for _ in range(sets):
-        page.wait(lambda: page.state()["humanToMove"], "White's turn", timeout=60)
-        state = page.state()
-        play_by_clicks(page, state, rng.choice(state["targets"]), rng)
-    page.wait(lambda: page.state()["humanToMove"], "White's turn", timeout=60)
-    state = page.state()
-    counts: dict = {}
-    for target in state["targets"]:
-        if state["pieces"][target["path"][0]][1] != 6:                     # not the king
-            counts[target["path"][0]] = counts.get(target["path"][0], 0) + 1
-    page.js("document.getElementById('new-game').open = false; window.scrollTo(0, 0)")
-    page.click(max(counts, key=lambda square: (counts[square], square)))     # the most mobile one
-    page.js("window.scrollTo(0, 0)")
-    page.wait(lambda: page.js("return document.querySelectorAll('[data-target]').length") > 0, "targets marked")
-    page.js("document.getElementById('moves').scrollTop = 1e6")
-    shoot(page, out / "web-8pc.png")
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description="Screenshots of the browser board for the README.")
-    parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "images"), help="directory (docs/images)")
-    parser.add_argument("--only", choices=("two-player", "8pc"), help="take only these shots")
-    args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+def board_shots(out: Path) -> None:
+    """One person's board: 8-Piece Chess, Full Cavalry, Chess80."""
     with tempfile.TemporaryDirectory() as data:
-        server = Server(Path(data))
-        driver = chrome()
+        server = LiveServer(data, local=True)
+        rename_owner(server, "Alex")
+        driver = chrome(size=(1100, 860))
         try:
-            if args.only in (None, "two-player"):
-                two_player_shots(server, driver, out)
-            if args.only in (None, "8pc"):
-                eight_player_shot(server, driver, out)
+            page = Page(driver, server)
+            # 8-Piece Chess, hot-seat: a push just made; the pushed unit's forbidden squares, a held unit
+            page.load(push_position(), "8piece", black="me", tc="600+5")
+            state = page.state()
+            push = next(o["text"] for t in state["targets"] for o in t["options"]
+                        if len(t["path"]) == 3 and o["san"].split(">")[1][:1].isupper())   # not a pawn
+            page.play(push)
+            shoot(page, out / "web-8piece-push.png")
+            # Full Cavalry: castling chooses the lancer's facing
+            page.load("e1bqk1nm/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/ENBQK2M w KQkq - 4 4", "fullcavalry")
+            page.click("e1")
+            page.click("g1")
+            page.wait(page.chooser_open, "the chooser")
+            shoot(page, out / "web-fullcavalry-castle.png")
+            page.js("document.getElementById('chooser-cancel').click()")
+            # Chess80 against the engine, its thinking shown while it thinks (the line goes with its
+            # move: the picture is taken again after the next move if the move came first)
+            page.new_game("chess80", level="max", tc="600+5")
+            page.wait_human()
+            for text in ("e2e4", "i1h3"):
+                page.play(text)
+                page.wait_human()
+            rng = random.Random(5)
+            for text in ["f2f4"] + [""] * 10:
+                state = page.state()
+                page.play(text or rng.choice([o["text"] for t in state["targets"] for o in t["options"]]))
+                page.wait(lambda: page.state()["humanToMove"] or page.js(
+                    "return !!(room.thinking && room.thinking.depth >= 4)"), "the thinking line")
+                if page.state()["humanToMove"]:
+                    continue
+                shoot(page, out / "web-chess80.png", settle=0.0)
+                if page.js("return !!(room.thinking && room.thinking.depth >= 4)"):
+                    break
+                page.wait_human()
+            else:
+                raise RuntimeError("no picture of the engine's line: it always moved first")
         finally:
             driver.quit()
             server.stop()
+
+
+# --------------------------------------------------------------------- the server for several people
+async def play_moves(white: Client, black: Client, moves: List[str]) -> None:
+    """Moves (coordinate text) made in turn by two players on the game's WebSocket."""
+    for n, text in enumerate(moves):
+        mover = white if n % 2 == 0 else black
+        await mover.state(sans=lambda s, n=n: len(s) == n, timeout=30)
+        await mover.send({"type": "move", "move": text})
+        await mover.state(sans=lambda s, n=n: len(s) == n + 1, timeout=30)
+
+
+async def game_of_two(server: LiveServer, creator: str, joiner: str, moves: List[str],
+                      resign: bool = False, **challenge: Any) -> None:
+    """``creator`` makes a listed challenge (White, Black open), ``joiner`` takes Black, they play
+    ``moves``; Black resigns after them if ``resign``."""
+    a = await new_player(server, creator, exact=True)
+    created = await create(a, kind="two", seats=[{"kind": "me"}, {"kind": "open"}], **challenge)
+    game = created["gameId"]
+    await a.connect(f"/ws/g/{game}")
+    b = await new_player(server, joiner, exact=True)
+    await b.connect(f"/ws/g/{game}")
+    await b.wait_for("hello")
+    await b.send({"type": "take", "seat": 1})
+    await b.state(status="playing")
+    await play_moves(a, b, moves)
+    if resign:
+        await b.send({"type": "resign"})
+        await b.state(status="over")
+    for c in (a, b):
+        await c.close()
+
+
+async def other_people(server: LiveServer) -> None:
+    """What the lobby lists besides: challenges waiting, games being played, finished games, each
+    made by people on WebSocket clients (their pages are not shown)."""
+    mia = await new_player(server, "Mia", exact=True)
+    await create(mia, kind="two", variant="8piece", tc="300+3", seats=[{"kind": "me"}, {"kind": "open"}])
+    tom = await new_player(server, "Tom", exact=True)
+    await create(tom, kind="eight", mode="teams", tc="10+5",
+                 seats=[{"kind": "me"}] + [{"kind": "open"}] * 3 + [{"kind": "bot", "level": "fast"}] * 4)
+    ana = await new_player(server, "Ana", exact=True)
+    await create(ana, kind="two", variant="chess80", tc="600+5", seats=[{"kind": "open"}, {"kind": "me"}])
+    for c in (mia, tom, ana):
+        await c.close()
+    await game_of_two(server, "Ken", "Lina", ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4"],
+                      variant="fullcavalry", tc="180+2")
+    await game_of_two(server, "Omar", "Yuki", ["e2e4", "e7e5", "i1h3"], variant="chess80", tc="600+5")
+    await game_of_two(server, "Lea", "Noor", ["f2f3", "e7e5", "g2g4", "d8h4"], variant="normal", tc="60+1")
+    await game_of_two(server, "Hugo", "Ines", ["e2e4", "e7e5", "g1f3"], resign=True, variant="8piece", tc="300+3")
+
+
+def eight_player_pairs(server: LiveServer, profiles: Profiles, out: Path) -> List[GamePage]:
+    """An 8 Player Pairs game of four people (four profiles) and four bots; White's page shot with a
+    partner chat line and an arrow for the partner.  The four pages (left open: the game goes on)."""
+    a, b, c, d = (LivePage(x, server) for x in profiles.get(4))
+    for page in (a, b, c, d):
+        page.d.set_window_size(1360, 960)
+    a.lobby("Alice")
+    game = a.create(["me", "open", "bot", "bot", "invite", "open", "bot", "bot"], dict.fromkeys((2, 3, 6, 7), "fast"),
+                    kind="eight", mode="pairs", tc="10+5")
+    a.wait(lambda: a.js("return document.querySelectorAll('#invites .invite').length") == 1, "the invite link")
+    b.d.get(a.js("return document.querySelector('#invites .invite input').value"))
+    b.game_page()
+    b.wait(lambda: b.seats() == "4", "Purple taken by the link")
+    b.type("#name-text", "Bruno")
+    b.press("#name-form button")
+    b.wait(lambda: b.text("live-you") == "You: Bruno", "Bruno's name")
+    for page, seat, name in ((c, 1, "Carmen"), (d, 5, "Dmitri")):
+        page.lobby(name)
+        page.wait(lambda: page.js(f"return !!document.querySelector('#challenges tr[data-game=\"{game}\"] "
+                                  f"button[data-seat=\"{seat}\"]')"), "the challenge")
+        page.press(f'#challenges tr[data-game="{game}"] button[data-seat="{seat}"]')
+        page.game_page()
+        page.wait(lambda: page.seats() == str(seat), "the seat")
+    a.wait(lambda: a.data("status") == "playing", "the game under way")
+    # two rounds of moves by clicks, each person a pawn forward
+    pages = {0: a, 1: c, 4: b, 5: d}
+    for _ in range(2):
+        for seat in (0, 1, 4, 5):
+            page = pages[seat]
+            page.wait(lambda: page.state()["turn"] == seat, f"seat {seat}'s turn", timeout=60)
+            state = page.state()
+            pawn_moves = [o["text"] for t in state["targets"] for o in t["options"]
+                          if state["pieces"][t["path"][0]][1] == 1 and len(t["path"]) == 2]
+            page.play(pawn_moves[len(pawn_moves) // 2] if pawn_moves else state["targets"][0]["options"][0]["text"])
+    a.wait(lambda: a.state()["turn"] == 0, "White's turn again", timeout=60)
+    state = a.state()
+    plan = next((t["path"] for t in state["targets"]
+                 if state["pieces"][t["path"][0]][1] == 1 and len(t["path"]) == 2), None)   # a pawn's step
+    b.chat("I hold the right side; your queen can come out", "team")
+    a.wait(lambda: any("queen can come out" in line for line in a.chat_lines()), "Bruno's line")
+    a.chat("Thanks, partner: going up the d file", "team")
+    c.chat("Good luck everyone!", "all")
+    a.wait(lambda: any("Good luck everyone" in line for line in a.chat_lines()), "the chat")
+    if plan:
+        a.right_drag(*plan)
+        b.wait(lambda: len(b.arrows()) == 1, "the arrow on the partner's page")
+    a.js("window.scrollTo(0, 0)")
+    shoot(a, out / "web-8pc.png")
+    return [a, b, c, d]
+
+
+def lobby_shot(server: LiveServer, driver, out: Path) -> None:
+    """Sam's lobby: a challenge of Sam's own, the others' challenges, games in progress, recent games."""
+    page = LivePage(driver, server)
+    viewport(driver, 1280, 900)
+    page.lobby("Sam")
+    page.create(["me", "open"], variant="fischerandom", tc="300+3")
+    page.lobby()
+    page.wait(lambda: page.data("playing") and int(page.data("playing")) >= 3 and page.data("mine") == "1",
+              "the games in the lobby")
+    page.wait(lambda: page.js("return document.querySelectorAll('#finished tbody tr').length") >= 2, "the recent games")
+    shoot(page, out / "web-lobby.png")
+
+
+def server_shots(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as data:
+        server = LiveServer(data, "--first-move", "0", "--grace", "600")
+        profiles = Profiles()
+        try:
+            asyncio.run(other_people(server))
+            eight_player_pairs(server, profiles, out)
+            lobby_shot(server, profiles.get(5)[4], out)
+        finally:
+            profiles.quit()
+            server.stop()
+
+
+# --------------------------------------------------------------------- phones
+def phone() -> Any:
+    """A phone profile: 390x844 with touch, at device scale 2 (the picture 780x1688)."""
+    driver = chrome(phone=True)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": PHONE_SCALE, "mobile": True})
+    return driver
+
+
+def phone_two_player(server: LiveServer, out: Path) -> None:
+    """Priya on her phone (White, by taps) against Ravi (a WebSocket client in a thread of his
+    own, connected until the picture): a few moves, an arrow drawn by touch, the move list."""
+    white = ["e2e4", "g1f3", "f1c4", "e1g1"]
+    black = ["e7e5", "b8c6", "f8c5"]
+    games: "queue.Queue[str]" = queue.Queue()
+
+    async def ravi() -> None:
+        client = await new_player(server, "Ravi", exact=True)
+        created = await create(client, kind="two", variant="normal", tc="300+3",
+                               seats=[{"kind": "open"}, {"kind": "me"}])
+        games.put(created["gameId"])
+        await client.connect(f"/ws/g/{created['gameId']}")
+        for n, text in enumerate(black):
+            await client.state(sans=lambda s, n=n: len(s) == 2 * n + 1, timeout=120)
+            await client.send({"type": "move", "move": text})
+            await client.state(sans=lambda s, n=n: len(s) == 2 * n + 2, timeout=30)
+        await asyncio.get_event_loop().run_in_executor(None, shot.wait, 300)     # here until the picture
+        await client.close()
+
+    shot = threading.Event()
+    thread = threading.Thread(target=lambda: asyncio.run(ravi()), daemon=True)
+    thread.start()
+    game = games.get(timeout=60)
+    driver = phone()
+    try:
+        page = LivePage(driver, server)
+        page.lobby("Priya")
+        page.d.get(f"{server.url}/g/{game}#seat=0")            # joined from the lobby: White
+        page.game_page()
+        page.wait(lambda: page.seats() == "0" and page.data("status") == "playing", "White taken")
+        for n, text in enumerate(white):
+            page.wait(lambda: page.plies() == 2 * n, f"White's move {n + 1}", timeout=60)
+            page.play(text)
+        page.wait(lambda: page.plies() == 7, "the moves")
+        page.press("#arrow-mode")                              # the arrow switch: a drag draws an arrow
+        page.touch_drag("f3", "g5")
+        page.wait(lambda: page.arrows() == [["0", "f3", "g5"]], "the arrow")
+        page.press("#arrow-mode")
+        page.js("window.scrollTo(0, 0)")
+        shoot(page, out / "phone-two-player.png")
+    finally:
+        shot.set()
+        thread.join(60)
+        driver.quit()
+
+
+def phone_eight_player(server: LiveServer, out: Path, sets: int = 5, seed: int = 3) -> None:
+    """Zara on her phone: 8 Player Chess, Singles, White against seven fast bots, a few sets by taps."""
+    driver = phone()
+    try:
+        page = LivePage(driver, server)
+        page.lobby("Zara")
+        page.create(["me"] + ["bot"] * 7, dict.fromkeys(range(1, 8), "fast"), kind="eight", mode="singles", tc="10+5")
+        rng = random.Random(seed)
+        for _ in range(sets):
+            page.wait(lambda: page.state()["humanToMove"], "White's turn", timeout=60)
+            state = page.state()
+            moves = [o["text"] for t in state["targets"] for o in t["options"] if len(t["options"]) == 1]
+            page.play(rng.choice(moves))
+        page.wait(lambda: page.state()["humanToMove"], "White's turn", timeout=60)
+        page.js("window.scrollTo(0, 0)")
+        shoot(page, out / "phone-8pc.png")
+    finally:
+        driver.quit()
+
+
+def phone_shots(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as data:
+        server = LiveServer(data, "--first-move", "0", "--grace", "600")
+        try:
+            phone_two_player(server, out)
+            phone_eight_player(server, out)
+        finally:
+            server.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "images"), help="directory (docs/images)")
+    parser.add_argument("--only", choices=("board", "server", "phone"), help="take only these pictures")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.only in (None, "board"):
+        board_shots(out)
+    if args.only in (None, "server"):
+        server_shots(out)
+    if args.only in (None, "phone"):
+        phone_shots(out)
     return 0
 
 
