@@ -511,7 +511,11 @@ def saved_eight(tmp_path, game, players):
                     message = json.loads((await ws.receive(timeout=10)).data)
                     if message["type"] == "lobby":
                         return message["mine"][0]["gameId"]
-    return s, asyncio.run(mine())
+    try:
+        return s, asyncio.run(mine())
+    except BaseException:
+        s.stop()                                   # not read in: nothing is left running
+        raise
 
 
 def test_the_leader_of_the_last_two_claims_the_game_with_the_button(tmp_path, driver):
