@@ -1,8 +1,12 @@
-"""The live server (``xboard-engine serve``): games between people over the network, every variant
-and 8 Player Chess, kept in a database.  Rooms by concern: ``store`` (the database behind one small
-interface), ``tables`` (one adapter per kind of game over the rules core), ``bots`` (the worker
-processes that think for bot seats), ``engines`` (outside engines at a seat), ``room`` (a game as the
-hall holds it, and a page's connection), ``hall`` (games, seats, invites, clocks: the server's logic,
-no network), ``talk`` (chat and arrows), ``lobby`` (challenges and lists), ``wire`` (messages in and
-out: parsing, limits; the protocol), ``routes`` (HTTP pages, cookies, WebSockets; the only room that
-knows aiohttp) and ``cli``."""
+"""The web app: one server for ``xboard-engine serve`` (people over the network) and ``xboard-engine
+web`` (one person at this computer), every variant and 8 Player Chess, kept in a database, and its
+pages (``static/``).  Rooms by concern: ``store`` (the database behind one small interface),
+``tables`` (one adapter per kind of game over the rules core, on ``game`` and ``eight_game``),
+``room`` (a game as the hall holds it, and a page's connection), ``hall`` (the rooms, players and
+messages: the server's logic, no network), ``seating`` (new games, seats, limits), ``course``
+(turns, clocks, bots' and engines' moves), ``offers`` (draw, takeback, rematch, abort), ``talk``
+(chat and arrows), ``lobby`` (the lists and player pages), ``names`` (names people can trust),
+``wire`` (messages in and out: parsing, limits; the protocol), ``bots`` (the worker processes that
+think for bot seats), ``engines`` (outside engines at a seat), ``importer`` (the owner of one
+person's server and the old local board's files), ``routes`` (HTTP pages, cookies, WebSockets; the
+only room that knows aiohttp), ``pictures`` and ``cli``."""

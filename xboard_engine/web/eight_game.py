@@ -1,7 +1,7 @@
 """8 Player Chess as the browser boards see it, without I/O: the bot levels, the armies' pictures,
 the clock, the legal moves as clicks, ``EightGame`` (the rules' ``Game`` with players, clocks and
-the scoreboard view) and the page's first message (``board_hello``).  The local board's room is in
-``eight.py``; the live server's table adapter uses this too."""
+the scoreboard view) and the page's first message (``board_hello``).  The server's table adapter
+(``tables.EightPlayerTable``) hosts it."""
 import datetime
 import re
 import time

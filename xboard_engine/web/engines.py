@@ -1,4 +1,4 @@
-"""Other engines at the live server's boards: a CECP or UCI engine the server was started with
+"""Other engines at the server's boards: a CECP or UCI engine the server was started with
 (``--engine``/``--uci-engine``) playing a seat of a two-player game, driven by the tournament
 runner's engine code in a worker thread.  One engine process per seat, started at its first move
 and told the game so far (so a restart loses nothing), quit when the game ends."""

@@ -96,7 +96,7 @@ def takeback(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> 
 
 def _back_to_a_person(room: Room, owned: List[int]) -> int:
     """Plies back to the last position where one of ``owned`` was to move with a move of theirs
-    undone (the local board's takeback: a bot's reply goes with the move it answered)."""
+    undone (a bot's reply goes with the move it answered)."""
     g = room.table.game                     # type: ignore[attr-defined]
     loaded = room.table.loaded              # type: ignore[attr-defined]
     plies = 1
