@@ -12,7 +12,6 @@ from ..moves import CASTLE, Move
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..multi.notation import move_text as notation_move_text
 from ..multi.position import ACTIVE, ZOMBIE
-from ..multi.record import write_record
 from ..multi.rules import GREY, KIND_LETTERS, POINT_QUEEN
 
 HUMAN = "human"
@@ -171,18 +170,6 @@ class EightGame:
         self.game.claim()
         self._charge(seat, False)
 
-    def flag(self) -> bool:
-        """The seat to move loses on time if its clock has run out; True if it did."""
-        seat = self.running()
-        if seat is None or self.clock_left(seat) > 0:
-            return False
-        self.game.timeout()
-        self.clocks[seat] = 0.0
-        self._charge(seat, False)
-        self.clocks[seat] = 0.0
-        self.note = f"{self.game.seat_name(seat)} runs out of time"
-        return True
-
     # ----------------------------------------------------------------- views
     def last_move(self) -> Optional[List[str]]:
         """The from and to squares of the last move made (a Zombie King's too)."""
@@ -191,9 +178,6 @@ class EightGame:
             if m is not None:
                 return [self.game.v.names[m[0]], self.game.v.names[m[1]]]
         return None
-
-    def record(self) -> str:
-        return write_record(self.game, players={s: self.player_name(s) for s in range(8)})
 
     def snapshot(self) -> Dict[str, Any]:
         """Everything a page needs to draw the game (JSON-ready)."""

@@ -1,5 +1,6 @@
-"""A game as the browser board sees it: position, players, clocks, result, and the legal moves as
-the clicks that make them.  No I/O here: ``server.py`` drives engines and talks to pages."""
+"""A two-player game as the pages see it: position, players, clocks, result, and the legal moves as
+the clicks that make them; the time controls a game may have; a PGN game read in.  No I/O here:
+``tables.TwoPlayerTable`` hosts it, ``course`` drives engines, ``routes`` talks to pages."""
 import datetime
 import io
 import time
@@ -7,7 +8,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RulesError
 from ..images import board_picture_name
-from ..match.pgn import game_to_pgn, read_games
+from ..match.pgn import read_games
 from ..match.referee import GameRecord, TimeControl, loss, outcome_reason
 from ..moves import CASTLE, PASS, PUSH, Move
 from ..notation import san as san_text
@@ -140,9 +141,6 @@ class WebGame:
     def over(self) -> bool:
         return self.ending is not None
 
-    def player(self, side: int) -> str:
-        return self.players[side]
-
     def human_to_move(self) -> bool:
         return not self.over and self.players[self.side] == HUMAN
 
@@ -223,18 +221,6 @@ class WebGame:
     def resign(self, side: int) -> None:
         self.end(*loss(side, "normal", f"{('White', 'Black')[side]} resigns"))
 
-    def flag(self) -> bool:
-        """End the game on time if the side to move's clock has run out (past the margin)."""
-        if self.running_clock() is None:
-            return False
-        side = self.side
-        allowed = 0.0 if self.players[side] == HUMAN else self.tc.margin   # an engine's pipe lag
-        if self.clock_left(side) < -allowed:
-            self.end(*loss(side, "time forfeit", f"{('White', 'Black')[side]} loses on time"))
-            self.clocks[side] = 0.0
-            return True
-        return False
-
     # ----------------------------------------------------------------- views
     def record(self) -> GameRecord:
         ending = self.ending or Ending("*", "unterminated", "")
@@ -242,9 +228,6 @@ class WebGame:
                           self.pos.root_fen() if self.custom_start else None, list(self.moves),
                           list(self.sans), ending.result, ending.termination, ending.reason,
                           self.tc.pgn(), "Browser game", "-", self.date)
-
-    def pgn(self) -> str:
-        return game_to_pgn(self.record(), site="xboard-engine web")
 
     def _name(self, side: int) -> str:
         return "Human" if self.players[side] == HUMAN else self.players[side]
