@@ -1,7 +1,8 @@
-"""A whole game of 8 Player Chess in the browser board, played to its end: the real server
-(`xboard-engine web`), the real page /8pc in headless Chromium, one human seat (White) whose moves are
-made by clicks on the board among seven bots.  At the end the page must show the result, and the
-server's record (/8pc.txt) must replay with ``Game.from_record`` to the same result and scores.
+"""A whole game of 8 Player Chess on one person's board, played to its end: the real server
+(`xboard-engine web --no-browser`), the game made over the lobby's WebSocket as the board's owner
+(White a seat of the owner's, seven bots; no clock), its real page /g/SLUG in headless Chromium, and
+White's moves made by clicks on the board.  At the end the page must show the result, and the
+server's record (/g/SLUG.txt) must replay with ``Game.from_record`` to the same result and scores.
 
     python scripts/web_8pc_full_game.py --mode singles [--bots random|fast] [--seed N]
                                         [--max-minutes M] [--resign-after SETS [--leave]]
@@ -9,7 +10,9 @@ server's record (/8pc.txt) must replay with ``Game.from_record`` to the same res
 White chooses among the moves the page offers: a capture if there is one (a target square holding a
 unit), else a random move; a promotion is finished in the page's chooser.  If White is eliminated (or
 resigns, ``--resign-after``) the bots play on to the end.  Prints the number of moves, the human's
-clicks, the wall time and the result; exits 1 if a check failed or the game did not end in time.
+clicks, the wall time and the result; exits 1 if a check failed or the game did not end in time
+(``--max-minutes``, default 60: a whole game is some 2,000 to 2,500 actions, and took 20 minutes here,
+each bot move slower as the game grows).
 
 Needs what the end-to-end tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
 """
@@ -18,6 +21,7 @@ import random
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -25,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from web_page import EightPage, PageTimeout, Server, chrome, have_browser  # noqa: E402
+from live_client import LiveServer  # noqa: E402
+from web_page import EightPage, PageTimeout, chrome, have_browser, make_game  # noqa: E402
 
 from xboard_engine.multi.game import MODES, Game  # noqa: E402
 
@@ -66,17 +71,22 @@ def resign_by_click(page: EightPage, state: Dict[str, Any]) -> int:
     return 1
 
 
-def server_result(server: Server) -> Optional[str]:
-    """The Result tag of the server's current record, or None while the game goes on."""
-    for line in server.get("/8pc.txt").splitlines():
+def get(server: LiveServer, path: str) -> str:
+    with urllib.request.urlopen(server.url + path, timeout=30) as response:
+        return response.read().decode("utf-8")
+
+
+def server_result(server: LiveServer, slug: str) -> Optional[str]:
+    """The Result tag of the server's record of the game, or None while the game goes on."""
+    for line in get(server, f"/g/{slug}.txt").splitlines():
         if line.startswith("[Result "):
             value = line[len('[Result "'):-2]
             return None if value == "*" else value
     return None
 
 
-def play_full_game(server: Server, driver, mode: str, bots: str = "random", seed: int = 1,
-                   max_minutes: float = 20.0, resign_after: Optional[int] = None,
+def play_full_game(server: LiveServer, driver, mode: str, bots: str = "random", seed: int = 1,
+                   max_minutes: float = 60.0, resign_after: Optional[int] = None,
                    leave_after_resigning: bool = False) -> Dict[str, Any]:
     """Play one game on the page to its end (White a clicking human, seven ``bots``) and check the
     page's result against the server's record replayed.  With ``leave_after_resigning`` the player
@@ -85,8 +95,9 @@ def play_full_game(server: Server, driver, mode: str, bots: str = "random", seed
     the game has not ended after ``max_minutes`` (the figures so far in its ``args[1]``), AssertionError
     if the page and the record disagree."""
     rng = random.Random(seed)
-    page = EightPage(driver, server.url + "8pc")
-    page.new_game(["human"] + [bots] * 7, mode=mode, pace=0.0, tc="none")
+    slug = make_game(server, kind="eight", mode=mode, tc="none",
+                     seats=[{"kind": "me"}] + [{"kind": "bot", "level": bots}] * 7)
+    page = EightPage(driver, server).open(f"/g/{slug}")
     started = time.monotonic()
     deadline = started + 60 * max_minutes
     clicks = human_moves = 0
@@ -112,13 +123,13 @@ def play_full_game(server: Server, driver, mode: str, bots: str = "random", seed
             resigned = True
             if leave_after_resigning:
                 driver.get("about:blank")
-                while server_result(server) is None:
+                while server_result(server, slug) is None:
                     if time.monotonic() > deadline:
                         figures.update(moves=len(state["moves"]), clicks=clicks, human_moves=human_moves,
                                        seconds=time.monotonic() - started, result=None)
                         raise GameNotOver("the bots did not finish the game in time", figures)
                     time.sleep(0.2)
-                page = EightPage(driver, server.url + "8pc")
+                page = EightPage(driver, server).open(f"/g/{slug}")
             continue
         target = choose_move(state, rng)
         promotions += len(target["options"]) > 1
@@ -133,7 +144,7 @@ def play_full_game(server: Server, driver, mode: str, bots: str = "random", seed
     assert page.scores_shown() == result["scores"], (page.scores_shown(), result["scores"])
     assert all(s["score"] == p for s, p in zip(state["seats"], result["scores"]))
     # the server's record replays to the same end
-    record = server.get("/8pc.txt")
+    record = get(server, f"/g/{slug}.txt")
     replayed = Game.from_record(record)
     assert replayed.over, "the record replays to a game not over"
     got = replayed.result
@@ -169,7 +180,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--mode", choices=MODES, default="singles")
     parser.add_argument("--bots", choices=("random", "fast"), default="random", help="the seven bots' level")
     parser.add_argument("--seed", type=int, default=1, help="seed of White's choices")
-    parser.add_argument("--max-minutes", type=float, default=20.0, help="give up after this long")
+    parser.add_argument("--max-minutes", type=float, default=60.0, help="give up after this long (default %(default)s)")
     parser.add_argument("--resign-after", type=int, default=None, metavar="SETS",
                         help="White resigns after this many sets; the bots play on")
     parser.add_argument("--leave", action="store_true",
@@ -179,7 +190,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("needs selenium, Debian's chromium and chromium-driver", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as data:
-        server = Server(Path(data))
+        server = LiveServer(data, local=True)
         driver = chrome()
         driver.set_window_size(1400, 1000)
         try:
