@@ -108,3 +108,24 @@ def test_a_move_charges_the_movers_clock_from_its_second_move():
         game.play(game.game.parse_move(click_targets(game.game)[0]["options"][0]["text"]))
         assert 600 + 5 - 0.35 < game.clock_left(seat) < 600 + 5 - 0.19
     assert game.clock_left(4) == 600.0
+
+
+def test_a_bot_worker_plays_on_from_the_game_it_kept():
+    """An 8 Player bot in the server's worker pool was given the whole game each move and replayed it
+    from its start (half a second a move at 2,000 actions); a worker keeps the game and plays only
+    the new actions, giving the same moves as a worker that reads the game afresh."""
+    from xboard_engine.web import bots
+    bots._games.clear()
+    game = Game("pairs", {}, seed=9)
+    for number in range(300):
+        if game.over:
+            break
+        kept = bots.eight_player_move(game.to_dict(), None, 1.0, number, key="g1")
+        fresh = bots.eight_player_move(game.to_dict(), None, 1.0, number)
+        assert kept == fresh
+        game.play_text(kept)
+    assert list(bots._games["g1"].actions) == list(game.actions[:len(bots._games["g1"].actions)])
+    other = Game("teams", {}, seed=10)                   # another game under that name: read afresh
+    bots.eight_player_move(other.to_dict(), None, 1.0, 1, key="g1")
+    assert bots._games["g1"].mode == "teams" and not bots._games["g1"].actions
+    bots._games.clear()
