@@ -11,8 +11,8 @@ White chooses among the moves the page offers: a capture if there is one (a targ
 unit), else a random move; a promotion is finished in the page's chooser.  If White is eliminated (or
 resigns, ``--resign-after``) the bots play on to the end.  Prints the number of moves, the human's
 clicks, the wall time and the result; exits 1 if a check failed or the game did not end in time
-(``--max-minutes``, default 60: a whole game is some 2,000 to 2,500 actions, and took 20 minutes here,
-each bot move slower as the game grows).
+(``--max-minutes``, default 20: a whole game of random bots is some 2,000 to 2,600 actions, about
+5 minutes here).
 
 Needs what the end-to-end tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
 """
@@ -86,7 +86,7 @@ def server_result(server: LiveServer, slug: str) -> Optional[str]:
 
 
 def play_full_game(server: LiveServer, driver, mode: str, bots: str = "random", seed: int = 1,
-                   max_minutes: float = 60.0, resign_after: Optional[int] = None,
+                   max_minutes: float = 20.0, resign_after: Optional[int] = None,
                    leave_after_resigning: bool = False) -> Dict[str, Any]:
     """Play one game on the page to its end (White a clicking human, seven ``bots``) and check the
     page's result against the server's record replayed.  With ``leave_after_resigning`` the player
@@ -180,7 +180,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--mode", choices=MODES, default="singles")
     parser.add_argument("--bots", choices=("random", "fast"), default="random", help="the seven bots' level")
     parser.add_argument("--seed", type=int, default=1, help="seed of White's choices")
-    parser.add_argument("--max-minutes", type=float, default=60.0, help="give up after this long (default %(default)s)")
+    parser.add_argument("--max-minutes", type=float, default=20.0, help="give up after this long (default %(default)s)")
     parser.add_argument("--resign-after", type=int, default=None, metavar="SETS",
                         help="White resigns after this many sets; the bots play on")
     parser.add_argument("--leave", action="store_true",
