@@ -329,6 +329,8 @@ def test_D7_a_phone_plays_by_taps_and_drags_and_draws_arrows_by_touch(tmp_path):
         assert page.state()["sans"][2] == "Nf3"
         page.touch_drag("d2", "d4", hold=0.8)              # held still first: an arrow, no move
         page.wait(lambda: page.arrows() == [["0", "d2", "d4"]], "the long-press arrow")
+        assert page.js("return ui.premoveFrom") is None and page.js("return ui.premove") is None
+        assert page.js("return document.querySelectorAll('.mark-selected').length") == 0
         page.press("#arrow-mode")                          # the arrow switch: a drag is an arrow
         page.touch_drag("c2", "c4")
         page.wait(lambda: len(page.arrows()) == 2, "the second arrow")

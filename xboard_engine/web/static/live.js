@@ -460,8 +460,10 @@ function onArrowDown(event) {
     const from = squareUnder(event);
     press.timer = setTimeout(() => {
       room.arrowFrom = from;
-      ui.clicks = [];
+      ui.clicks = [];                     // the press began a move or a premove: it is an arrow instead
+      if (ui.premoveFrom && !ui.premove) ui.premoveFrom = null;
       if (typeof drag !== "undefined") { if (drag.ghost) drag.ghost.remove(); drag.ghost = null; drag.from = null; }
+      render();
       document.body.dataset.arrowPress = "1";
     }, 500);
   }
