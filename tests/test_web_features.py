@@ -314,7 +314,7 @@ def test_the_old_boards_files_are_read_once_and_left_as_they_were(tmp_path):
     pgn = ('[Event "Browser game"]\n[White "Human"]\n[Black "xboard-engine"]\n[Variant "chess80"]\n'
            '[Result "0-1"]\n[Termination "normal"]\n\n1. e4 e5 0-1\n\n'
            '[Event "Browser game"]\n[White "fsf"]\n[Black "Human"]\n[Result "*"]\n\n1. d4 *\n')
-    current = WebGame("normal", ["human", "xboard-engine"], parse_time_control("300+3"), "300+3")
+    current = WebGame("normal", ["human", "fsf"], parse_time_control("300+3"), "300+3")   # fsf: not named now
     current.play("g1f3")
     eight = EightGame(players=["human"] + ["fast"] * 7, tc="10+5")
     eight.play(eight.game.parse_move("h3"))
@@ -335,7 +335,8 @@ def test_the_old_boards_files_are_read_once_and_left_as_they_were(tmp_path):
             await me.connect(f"/ws/g/{mine['normal']['gameId']}")
             state = await me.state()
             assert state["sans"] == ["Nf3"] and state["online"][1]["kind"] == "bot"
-            await me.state(sans=lambda x: len(x) == 2, timeout=30)     # the engine plays on
+            assert state["online"][1]["name"] == "fsf"
+            await me.state(sans=lambda x: len(x) == 2, timeout=30)     # ours plays on in its place
             await me.connect(f"/ws/g/{mine['8 Player Chess']['gameId']}")
             state = await me.state()
             assert state["moves"][0][3] == "h3" and state["online"][0]["player"] == me.id
