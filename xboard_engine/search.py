@@ -19,16 +19,14 @@ from .moves import NORMAL, PUSH, Move
 from .evaluation import evaluate
 from .position import Position
 from .timeman import next_iteration_fits
+from .ttable import DEFAULT_HASH_MB, EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = 100000
 MATE_BOUND = MATE - 1000            # scores beyond this are mates (MATE - plies to mate)
 INFINITY = 10 ** 9
-EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
 MATE_SEARCH_EXTRA = 6               # `go mate N` searches at most 2N + this many plies
 
-DEFAULT_HASH_MB = 64
-ENTRY_BYTES = 160                   # a table entry (tuple, key, move) as CPython stores it, roughly
 ASPIRATION = 35                     # half-width of the first root window, centipawns
 NULL_MIN_DEPTH = 2
 FUTILITY_MARGIN = (0, 120, 300)     # by remaining depth: a quiet move cannot gain more than this
@@ -99,104 +97,6 @@ class Result(NamedTuple):
 
 class _Abort(Exception):
     pass
-
-
-class TranspositionTable:
-    """A fixed number of two-entry buckets indexed by the low bits of the Zobrist key.
-
-    The first entry of a bucket keeps the deepest result of the current search (an entry from an
-    earlier search or one at least as shallow is replaced); the second always takes the newest.  An
-    entry is ``(key, depth, score, flag, move, age)``; mate scores are stored relative to the node.
-    """
-
-    def __init__(self, megabytes: int = DEFAULT_HASH_MB) -> None:
-        self.age = 0
-        self.chunks: List[List[Optional[tuple]]] = []
-        self.unmade: List[Optional[tuple]] = []   # the chunk every chunk not yet stored into is
-        self.size = 0
-        self.resize(megabytes)
-
-    def resize(self, megabytes: int) -> None:
-        """Make room for about ``megabytes`` MB of entries (a power of two, at least 1024); clears.
-
-        The entries live in chunks of ``TABLE_CHUNK``, each made when the search first stores into
-        it (until then it is the one shared empty chunk ``unmade``, which probes read as misses) and
-        freed one at a time, so that no other thread waits for the table: one list of millions of
-        entries takes 35 ms (CPython) to 180 ms (PyPy) to make and up to a second to free, and no
-        thread can run meanwhile."""
-        entries = max(1024, int(megabytes * 1_000_000 // ENTRY_BYTES))
-        size = 1 << (entries.bit_length() - 1)
-        old, old_unmade = self.chunks, self.unmade
-        self.unmade = [None] * min(size, TABLE_CHUNK)
-        self.chunks = [self.unmade] * max(1, size >> CHUNK_BITS)
-        self.size = size
-        self.mask = (size >> 1) - 1
-        self.megabytes = megabytes
-        _drop_chunks(old, old_unmade)
-
-    def clear(self, stopped: Callable[[], bool] = lambda: False) -> bool:
-        """Empty every entry, a chunk at a time (see ``resize``); False if ``stopped()`` turned true
-        on the way (the table is then partly cleared, still sound)."""
-        return _drop_chunks(self.chunks, self.unmade, stopped)
-
-    def __len__(self) -> int:
-        return sum(1 for chunk in self.chunks for e in chunk if e is not None)
-
-    def hashfull(self) -> int:
-        """Permille in use by the current search, from the first 1000 slots."""
-        sample = self.chunks[0][:1000]
-        return sum(1 for e in sample if e is not None and e[5] == self.age) * 1000 // max(1, len(sample))
-
-    def probe(self, key: int) -> Optional[tuple]:
-        i = (key & self.mask) << 1
-        slots = self.chunks[i >> CHUNK_BITS]
-        i &= CHUNK_MASK
-        e = slots[i]
-        if e is not None and e[0] == key:
-            return e
-        e = slots[i + 1]
-        if e is not None and e[0] == key:
-            return e
-        return None
-
-    def store(self, key: int, depth: int, score: int, flag: int, move: Optional[Move]) -> None:
-        i = (key & self.mask) << 1
-        slots = self.chunks[i >> CHUNK_BITS]
-        if slots is self.unmade:
-            slots = self.chunks[i >> CHUNK_BITS] = [None] * len(slots)
-        i &= CHUNK_MASK
-        e = slots[i]
-        if e is None or e[0] == key or e[5] != self.age or depth >= e[1]:
-            if e is not None and e[0] == key and move is None:
-                move = e[4]                       # keep the move of an earlier visit
-            elif e is not None and e[0] != key:
-                slots[i + 1] = e                  # the displaced entry may still be useful
-            slots[i] = (key, depth, score, flag, move, self.age)
-        else:
-            e = slots[i + 1]
-            if move is None and e is not None and e[0] == key:
-                move = e[4]
-            slots[i + 1] = (key, depth, score, flag, move, self.age)
-
-
-CHUNK_BITS = 16
-TABLE_CHUNK = 1 << CHUNK_BITS         # entries per chunk of the table (a bucket's two never split)
-CHUNK_MASK = TABLE_CHUNK - 1
-
-
-def _drop_chunks(chunks: List[List[Optional[tuple]]], unmade: List[Optional[tuple]],
-                 stopped: Callable[[], bool] = lambda: False) -> bool:
-    """Free a table's chunks one at a time, putting ``unmade`` in their place (under CPython a
-    chunk's entries are freed at once, a few milliseconds), letting other threads run in between;
-    False if ``stopped()`` turned true on the way."""
-    for k, chunk in enumerate(chunks):
-        if chunk is not unmade:
-            if stopped():
-                return False
-            chunks[k] = unmade
-            del chunk
-            time.sleep(0)                   # PyPy switches threads by bytecodes, not time
-    return True
 
 
 def _to_table(score: int, ply: int) -> int:
