@@ -2,59 +2,39 @@
 bucketed transposition table, null-move pruning, late-move reductions, futility pruning, killer,
 counter-move and history ordering, and a quiescence search with MVV-LVA order and delta pruning.
 
+``Searcher`` here drives the search from the root (limits, iterative deepening, aspiration windows,
+MultiPV, weakened play); the search below the root and the move order are ``alphabeta.py``'s, the
+table ``ttable.py``'s.
+
 The search sees the rules core only through this interface of ``Position``: ``legal_moves()``,
 ``legal_captures()``, ``push()``, ``push_null()``, ``pop()``, ``is_check()``, ``hash``, ``stm``,
 ``halfmove``, ``game_hashes()``, ``has_pieces()``, ``units``, ``kings``, ``variant`` (board size) and
 the evaluation: ``score`` (material and placement, White minus Black, kept incrementally by
 ``push``/``pop``), ``move_victim_value()`` and ``mover_value()``.
 """
-import math
 import os
 import random
 import time
-from operator import itemgetter
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .moves import NORMAL, PUSH, Move
+from .alphabeta import INFINITY, MATE, MATE_BOUND, MAX_PLY, AlphaBeta, _Abort, _to_table
+from .alphabeta import _from_table  # noqa: F401  (the tests import it from here)
+from .moves import Move
 from .evaluation import evaluate
 from .position import Position
 from .timeman import next_iteration_fits
-from .ttable import DEFAULT_HASH_MB, EXACT, LOWER, UPPER, TranspositionTable
+from .ttable import DEFAULT_HASH_MB, EXACT, LOWER, UPPER
+from .ttable import TranspositionTable  # noqa: F401  (smp.py and the tests import it from here)
 
-MATE = 100000
-MATE_BOUND = MATE - 1000            # scores beyond this are mates (MATE - plies to mate)
-INFINITY = 10 ** 9
-MAX_PLY = 128
 MATE_SEARCH_EXTRA = 6               # `go mate N` searches at most 2N + this many plies
 
 ASPIRATION = 35                     # half-width of the first root window, centipawns
-NULL_MIN_DEPTH = 2
-FUTILITY_MARGIN = (0, 120, 300)     # by remaining depth: a quiet move cannot gain more than this
-REVERSE_FUTILITY = 90               # per ply of depth: a static score this far above beta stands
-DELTA_MARGIN = 200                  # quiescence: a capture must be able to reach alpha with this
-BAD_CAPTURE = 100                   # quiescence skips a capture by a unit worth this much more than
-                                    # its victim onto a square the opponent attacks
-LMR_MIN_DEPTH = 3
-LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
 FULL_SKILL = 20
 SKILL_NOISE = 15                    # centipawns of root noise per skill level below FULL_SKILL
-
-# Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
-# the counter-move, then quiet moves by history.
-TT_KEY = 1 << 40
-CAPTURE_KEY = 1 << 32
-KILLER_KEY = 1 << 30
-COUNTER_KEY = (1 << 30) - 2
-HISTORY_MAX = 1 << 20
 
 # Features that can be switched off for ablation matches (each must show its gain in self-play):
 # XBOARD_ENGINE_SEARCH_OFF=nullmove,lmr python -m xboard_engine
 FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta", "badcaptures")
-
-_first = itemgetter(0)
-# Late-move reductions by depth and move number: about ln(depth) * ln(number) / 2.
-LMR = [[0 if d < LMR_MIN_DEPTH or n < LMR_MIN_MOVE else max(1, int(0.5 + math.log(d) * math.log(n) / 2))
-        for n in range(64)] for d in range(64)]
 
 
 class Limits(NamedTuple):
@@ -95,28 +75,7 @@ class Result(NamedTuple):
     pv: List[Move]
 
 
-class _Abort(Exception):
-    pass
-
-
-def _to_table(score: int, ply: int) -> int:
-    """A mate score as distance from this node (the table is shared by nodes at every ply)."""
-    if score >= MATE_BOUND:
-        return score + ply
-    if score <= -MATE_BOUND:
-        return score - ply
-    return score
-
-
-def _from_table(score: int, ply: int) -> int:
-    if score >= MATE_BOUND:
-        return score - ply
-    if score <= -MATE_BOUND:
-        return score + ply
-    return score
-
-
-class Searcher:
+class Searcher(AlphaBeta):
     """One engine's search state: the transposition table and history survive between moves."""
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB, off: Optional[Sequence[str]] = None) -> None:
@@ -125,20 +84,10 @@ class Searcher:
         unknown = set(off) - set(FEATURES)
         if unknown:
             raise ValueError(f"unknown search features {sorted(unknown)}; known: {', '.join(FEATURES)}")
-        self.features = {f: f not in off for f in FEATURES}
-        self.tt = TranspositionTable(hash_mb)
-        self.stop_requested = False
-        self.nodes = 0
-        self.seldepth = 0
-        self._deadline: Optional[float] = None
+        super().__init__({f: f not in off for f in FEATURES}, hash_mb)
         self._start = 0.0
         self._soft: Optional[float] = None
         self._hard: Optional[float] = None
-        self._node_limit: Optional[int] = None
-        self._history: List[Dict[int, int]] = [{}, {}]
-        self._counter: Dict[int, Move] = {}
-        self._killers: List[List[Optional[Move]]] = []
-        self._seen: set = set()
         self._root_partial: Optional[Move] = None
         self._root_bonus: Dict[Move, int] = {}
         self._on_currmove: Optional[Callable[[int, Move, int], None]] = None
@@ -417,212 +366,6 @@ class Searcher:
         if bonus and abs(best_score) < MATE_BOUND:
             return best_score - bonus[best_move], best_move     # the chosen move's own score
         return best_score, best_move
-
-    # ------------------------------------------------------------------ search
-    def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int,
-                previous: Optional[Move], null_allowed: bool = True) -> int:
-        self.nodes += 1
-        if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
-                or (self._node_limit is not None and self.nodes >= self._node_limit):
-            raise _Abort        # a clock read costs well under 1% of a node: checked at every node
-        key = pos.hash
-        if key in self._seen or pos.halfmove >= 100:
-            return 0
-        # Mate-distance pruning: no line from here can beat a mate already found nearer the root.
-        if alpha < ply - MATE:
-            alpha = ply - MATE
-        if beta > MATE - ply - 1:
-            beta = MATE - ply - 1
-        if alpha >= beta:
-            return alpha
-        in_check = pos.is_check()
-        if in_check:
-            depth += 1                          # check extension
-        if depth <= 0 or ply >= MAX_PLY:
-            return self._quiesce(pos, alpha, beta, ply, 0)
-        pv_node = beta - alpha > 1
-        entry = self.tt.probe(key)
-        tt_move = None
-        if entry is not None:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv_node:
-                score = _from_table(entry[2], ply)
-                flag = entry[3]
-                if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
-                    return score
-        static = None
-        features = self.features
-        if not in_check and not pv_node:
-            static = evaluate(pos)
-            # Reverse futility: far above beta near the leaves, the opponent will not catch up.
-            if depth <= 3 and static - REVERSE_FUTILITY * depth >= beta and beta > -MATE_BOUND \
-                    and beta < MATE_BOUND and features["futility"]:
-                return static - REVERSE_FUTILITY * depth
-            # Null move: if passing still holds beta, a real move will (not with only king and
-            # pawns, where zugzwang is common, nor twice in a row).
-            if null_allowed and depth >= NULL_MIN_DEPTH and static >= beta and beta < MATE_BOUND \
-                    and features["nullmove"] and pos.has_pieces(pos.stm):
-                reduction = 3 if depth >= 6 else 2
-                pos.push_null()
-                try:
-                    score = -self._search(pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1, None, False)
-                finally:
-                    pos.pop()
-                if score >= beta:
-                    return beta if score >= MATE_BOUND else score
-        moves = pos.legal_moves()
-        if not moves:
-            return ply - MATE if in_check else 0
-        futile = static is not None and depth < len(FUTILITY_MARGIN) and features["futility"] \
-            and static + FUTILITY_MARGIN[depth] <= alpha
-        reduce = features["lmr"]
-        killers = self._killers[ply]
-        original_alpha = alpha
-        best_score = -INFINITY
-        best_move = None
-        searched = 0
-        stm = pos.stm
-        self._seen.add(key)
-        try:
-            for order, m in self._scored(pos, moves, tt_move, ply, previous):
-                quiet = (order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
-                    and m[3] != PUSH            # a push moves an enemy unit: never reduced or pruned
-                pos.push(m)
-                try:
-                    gives_check = quiet and pos.is_check()
-                    if futile and quiet and searched and not gives_check:
-                        continue            # cannot reach alpha (popped by the finally clause)
-                    new_depth = depth - 1
-                    if searched == 0:
-                        score = -self._search(pos, new_depth, -beta, -alpha, ply + 1, m)
-                    else:
-                        reduction = 0
-                        if reduce and quiet and not in_check and not gives_check and order < COUNTER_KEY:
-                            reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
-                            if pv_node and reduction:
-                                reduction -= 1
-                            if reduction >= new_depth:
-                                reduction = new_depth - 1 if new_depth > 1 else 0
-                        score = -self._search(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, m)
-                        if reduction and score > alpha:
-                            score = -self._search(pos, new_depth, -alpha - 1, -alpha, ply + 1, m)
-                        if alpha < score < beta:
-                            score = -self._search(pos, new_depth, -beta, -alpha, ply + 1, m)
-                finally:
-                    pos.pop()
-                searched += 1
-                if score > best_score:
-                    best_score = score
-                    best_move = m
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            if quiet:
-                                self._reward(stm, m, depth, killers, previous)
-                            break
-        finally:
-            self._seen.discard(key)
-        if best_move is None:                   # every move was futile: a fail-low
-            return alpha
-        flag = EXACT if original_alpha < best_score < beta else (LOWER if best_score >= beta else UPPER)
-        self.tt.store(key, depth, _to_table(best_score, ply), flag, best_move)
-        return best_score
-
-    def _reward(self, stm: int, m: Move, depth: int, killers: List[Optional[Move]],
-                previous: Optional[Move]) -> None:
-        """A quiet move that refuted: a killer at this ply, the counter to the previous move, and
-        history credit."""
-        if killers[0] != m:
-            killers[1] = killers[0]
-            killers[0] = m
-        if previous is not None:
-            self._counter[previous[0] << 12 | previous[1]] = m
-        history = self._history[stm]
-        k = m[0] << 12 | m[1]
-        value = history.get(k, 0) + depth * depth
-        history[k] = value
-        if value > HISTORY_MAX:
-            for k in history:
-                history[k] >>= 1
-
-    def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
-        self.nodes += 1
-        if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
-                or (self._node_limit is not None and self.nodes >= self._node_limit):
-            raise _Abort
-        if ply > self.seldepth:
-            self.seldepth = ply
-        in_check = qply < 2 and pos.is_check()
-        stand = 0
-        if in_check:
-            moves = pos.legal_moves()
-            if not moves:
-                return ply - MATE
-            best = -INFINITY
-        else:
-            stand = evaluate(pos)
-            if stand >= beta:
-                return stand
-            if stand > alpha:
-                alpha = stand
-            if qply > 8 or ply >= MAX_PLY:
-                return alpha
-            moves = pos.legal_captures()
-            best = alpha
-        delta = self.features["delta"]
-        victim = pos.move_victim_value
-        taker = pos.mover_value
-        scored = [(victim(m) * 64 - taker(m) // 16, m) for m in moves]
-        scored.sort(key=_first, reverse=True)
-        prune_bad = self.features["badcaptures"] and not in_check
-        them = 1 - pos.stm
-        for order, m in scored:
-            if delta and not in_check and stand + (order >> 6) + DELTA_MARGIN <= alpha:
-                break                           # delta pruning: sorted by victim, the rest gain less
-            if prune_bad and m[3] == NORMAL and taker(m) > (order >> 6) + BAD_CAPTURE \
-                    and pos.square_attacked(m[1], them):
-                continue                        # likely loses the taker for less
-            pos.push(m)
-            try:
-                score = -self._quiesce(pos, -beta, -alpha, ply + 1, qply + 1)
-            finally:
-                pos.pop()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
-
-    # ------------------------------------------------------------------ helpers
-    def _scored(self, pos: Position, moves: List[Move], tt_move: Optional[Move], ply: int,
-                previous: Optional[Move]) -> List[Tuple[int, Move]]:
-        """The moves with their order keys, best first."""
-        killers = self._killers[ply] if ply < len(self._killers) else (None, None)
-        k0, k1 = killers
-        counter = self._counter.get(previous[0] << 12 | previous[1]) if previous is not None else None
-        history = self._history[pos.stm]
-        victim = pos.move_victim_value
-        taker = pos.mover_value
-        scored = []
-        for m in moves:
-            if m == tt_move:
-                scored.append((TT_KEY, m))
-                continue
-            v = victim(m)
-            if v:
-                scored.append((CAPTURE_KEY + v * 64 - taker(m) // 16, m))
-            elif m == k0:
-                scored.append((KILLER_KEY, m))
-            elif m == k1:
-                scored.append((KILLER_KEY - 1, m))
-            elif m == counter:
-                scored.append((COUNTER_KEY, m))
-            else:
-                scored.append((history.get(m[0] << 12 | m[1], 0), m))
-        scored.sort(key=_first, reverse=True)
-        return scored
 
     @staticmethod
     def evaluate(pos: Position) -> int:
