@@ -13,16 +13,17 @@ from typing import IO, Callable, Dict, List, Optional
 
 from . import __version__
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
+from .cecp_options import CLEAR_HASH, option_features, option_key
 from .digits import parse_decimal, parse_int
 from .errors import RulesError
 from .position import Position
-from .session import (CLEAR_HASH, NO_BREAK, Session, board_lines, is_start_array, option_features,
-                      option_key)
+from .session import NO_BREAK, Session, board_lines
 from .textio import OVERLONG, Channel
 from .smp import usable_threads
 from .thinker import Thinker
 from .variant import get_variant, variant_names
 from .warmup import WarmUp, warmup_seconds
+from .xboard_fen import is_start_array
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
 POPUP_WIDTH = 56        # characters per line of a message in XBoard's popup

@@ -2,20 +2,22 @@
 clocks as the GUI reports them, undo, setboard and the announcement of random setups.
 
 Nothing here reads or writes protocol text except the few lines the GUI must receive verbatim
-(``setup``/``piece`` announcements, result claims), which are returned, not sent.
+(``setup``/``piece`` announcements, result claims), which are returned, not sent.  XBoard's guided
+move entry (``lift``, ``put``) is ``guided_entry.py``'s, the engine's options ``cecp_options.py``'s,
+and FEN and ``setup`` in XBoard's terms ``xboard_fen.py``'s.
 """
-import os
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from .board import BLACK, FILE_LETTERS
+from .cecp_options import MISDRAWS, OPTIONS
 from .digits import parse_int
 from .errors import RulesError
-from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS, PUSH, Move
-from .pieces import FACING_LETTERS
+from .guided_entry import GuidedEntry
+from .moves import Move
 from .position import Position
 from .timeman import Budget, Clock, LagEstimate, budget
-from .variant import get_variant, variant_names
+from .variant import get_variant
+from .xboard_fen import restore_start_castling, setup_line, write_position_file
 from .xboard_picture import XBoardPicture
 
 _DRAG_WITH_QUEEN = re.compile(r"^([a-z][0-9]{1,2})[a-z][0-9]{1,2}q$")
@@ -28,61 +30,10 @@ TERMINATION_TEXT = {
     "insufficient_material": "Insufficient material",
 }
 
-
-def last_setup_number() -> int:
-    """The highest setup number of any variant (the option applies to whichever is played)."""
-    return max(get_variant(name).setup_count for name in variant_names()) - 1
-
-
-# The engine's `feature option`s: name -> (default, minimum, maximum); a check box has no range.
-OPTIONS: Dict[str, Tuple[int, Optional[int], Optional[int]]] = {
-    "Setup number": (-1, -1, last_setup_number()),
-    "Castle with lancer turn": (0, None, None),
-    # The GUI is XBoard 4.9.1 with legality testing off: the engine keeps XBoard's picture of the
-    # board (xboard_picture.py) and plays moves XBoard cannot show (pushes, 2019 edge captures, some
-    # castles) only when nothing else is legal.
-    "Avoid moves XBoard 4.9.1 misdraws": (0, None, None),
-    "Hash": (64, 1, 2048),                   # transposition table, MB (XBoard's `memory` too)
-    "Skill level": (20, 0, 20),              # 20 = full strength; lower: shallower, noisier choice
-    "Nodes per move": (0, 0, 1_000_000_000), # 0 = think by the clock; else a fixed search size and
-                                             # no random choice: the same moves every game
-    "MultiPV": (1, 1, 256),                  # lines shown in analysis
-}
-CLEAR_HASH = "Clear Hash"                    # a button: clears the transposition table and history
-MISDRAWS = "Avoid moves XBoard 4.9.1 misdraws"
 NO_BREAK = "\u00a0"                          # joins words a message must not break apart (a FEN)
 
 
-def option_key(name: str, known=None) -> Optional[str]:
-    """The option ``name`` refers to among ``known`` (default: ``OPTIONS`` and the Clear Hash
-    button), or None.  Case and underscores for spaces do not matter: the CECP announcement writes
-    ``Setup_number`` (python-chess takes an option's name to end at its first space), XBoard settings
-    saved earlier say ``Setup number``."""
-    wanted = " ".join(name.replace("_", " ").split()).lower()
-    for key in (known if known is not None else list(OPTIONS) + [CLEAR_HASH]):
-        if key.lower() == wanted:
-            return key
-    return None
-
-
-def cecp_option_name(name: str) -> str:
-    """An option's name as announced over CECP: without spaces (see ``option_key``)."""
-    return name.replace(" ", "_")
-
-
-def option_features() -> List[str]:
-    """The `feature option=` lines announcing ``OPTIONS`` (and the Clear Hash button)."""
-    lines = []
-    for name, (default, low, high) in OPTIONS.items():
-        if low is None:
-            lines.append(f'feature option="{cecp_option_name(name)} -check {default}"')
-        else:
-            lines.append(f'feature option="{cecp_option_name(name)} -spin {default} {low} {high}"')
-    lines.append(f'feature option="{cecp_option_name(CLEAR_HASH)} -button"')
-    return lines
-
-
-class Session:
+class Session(GuidedEntry):
     """The game being played; the thinker reads it and, under its lock, plays the engine's moves."""
 
     def __init__(self) -> None:
@@ -170,7 +121,7 @@ class Session:
         fen = self.pos.fen()
         self._announced = (self.variant, fen)
         self._moved_since_setup = False
-        return [_setup_line(v.name, v.xboard_parent, fen)] + list(v.xboard_piece_lines)
+        return [setup_line(v.name, v.xboard_parent, fen)] + list(v.xboard_piece_lines)
 
     def board_from_fen(self, fen: str) -> Position:
         """The position of a ``setboard``; raises RulesError for a FEN the variant does not accept.
@@ -211,7 +162,7 @@ class Session:
         if fen.split()[0] == self._announced[1].split()[0]:
             return []
         other = "lion" if v.xboard_parent != "lion" else "fairy"
-        return [_setup_line(v.name, other, fen), _setup_line(v.name, v.xboard_parent, fen)]
+        return [setup_line(v.name, other, fen), setup_line(v.name, v.xboard_parent, fen)]
 
     def set_side_to_move(self, side: int) -> bool:
         """Legacy ``white``/``black``: ``side`` moves, the engine plays the other side.  False when
@@ -319,116 +270,6 @@ class Session:
         if outcome.termination == "checkmate":
             text = text.format("White" if outcome.winner == "w" else "Black")
         return f"{outcome.result} {{{text}}}"
-
-    # ------------------------------------------------------------------ guided move entry
-    def _landings(self, square: str) -> Dict[int, List[Move]]:
-        """The legal moves of the unit on ``square`` (of the side to move) by the square it is
-        dragged to in XBoard: the king's square for a castle (its partner's in Chess960-style
-        castles), the pushed or edge unit's square for a sentry's push or edge capture, the jumped
-        unit's square for a jump capture."""
-        pos = self.pos
-        v = pos.variant
-        frm = v.by_name.get(square)
-        landings: Dict[int, List[Move]] = {}
-        if frm is None or self.game_over:
-            return landings
-        for m in pos.legal_moves():
-            if m.frm != frm or m.kind == PASS:
-                continue
-            if m.kind == CASTLE and v.flexible_castling and m.to == m.square2:
-                continue        # XBoard makes a drop on the rook the castle beside it (see lift)
-            if m.kind == JUMP:
-                landing = m.square2
-            elif m.kind == CASTLE and v.chess960_style and v.castling != "flexible":
-                landing = m.square2
-            else:
-                landing = m.to
-            landings.setdefault(landing, []).append(m)
-        return landings
-
-    def _highlight(self, marks: Dict[int, str]) -> str:
-        """A ``highlight`` line: XBoard's colour FEN of ``marks`` (square -> colour letter)."""
-        v = self.pos.variant
-        rows = []
-        for rank in range(v.ranks - 1, -1, -1):
-            row, empty = "", 0
-            for file in range(v.files):
-                mark = marks.get(v.by_name[f"{FILE_LETTERS[file]}{rank + 1}"])
-                if mark is None:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += mark
-            rows.append(row + (str(empty) if empty else ""))
-        return "highlight " + "/".join(rows)
-
-    def lift_note(self, square: str) -> Optional[str]:
-        """Why the lifted unit of the side to move has no move, where nothing on the board shows
-        it: a jailer holds it (R4.2)."""
-        v = self.pos.variant
-        sq = v.by_name.get(square)
-        code = self.pos.board[sq] if sq is not None else 0
-        holder = self.pos.holder_of(square) if code and (code < BLACK) == (self.pos.stm == 0) else None
-        if holder is not None and not self._landings(square):
-            return f"The jailer on {holder} holds this unit: it cannot move."
-        return None
-
-    def lift(self, square: str) -> str:
-        """The ``highlight`` line answering XBoard's ``lift``: where the lifted unit can go.
-
-        Yellow a move, red a capture (or a push with one destination for the pushed unit: a plain
-        drag names it), magenta a square where a promotion piece or a lancer's facing is chosen
-        (``put`` answers with the ``choice``), cyan a square where the move goes on: a push whose
-        pushed unit has several destinations, a 2019 jump over the unit there.  XBoard then sends
-        ``put`` and ``lift`` on that square, answered with the second leg's targets.  A Chess80
-        castle onto the rook's square is not marked: XBoard (checking the moves itself) makes a drop
-        there the castle with the king beside the rook, and no gesture enters it."""
-        v = self.pos.variant
-        pending = self._entry
-        if pending is not None and pending[1] == square:
-            moves = self._landings(pending[0]).get(v.by_name[square], [])
-            return self._highlight({m.to2 if m.kind == PUSH else m.to: "Y" for m in moves
-                                    if m.kind in (PUSH, JUMP)})
-        self._entry = (square, None)
-        marks: Dict[int, str] = {}
-        for landing, moves in self._landings(square).items():
-            if _goes_on(moves):
-                marks[landing] = "C"
-            elif len({m.placed for m in moves if m.kind == NORMAL}) > 1:
-                marks[landing] = "M"
-            elif any(m.kind in (EP, EDGE) or (m.kind in (NORMAL, PUSH) and self.pos.board[landing])
-                     for m in moves):
-                marks[landing] = "R"
-            else:
-                marks[landing] = "Y"
-        return self._highlight(marks)
-
-    def put(self, square: str) -> Optional[str]:
-        """XBoard's ``put``: the ``choice`` line where the lifted unit's move needs a piece chosen
-        (promotion, or a lancer's facing: the unit's own facing first, the default), else None.  A
-        put on a cyan square leaves the move entry open for its second leg."""
-        entry, self._entry = self._entry, None
-        if entry is None or entry[1] is not None:
-            return None
-        lifted = entry[0]
-        v = self.pos.variant
-        landing = v.by_name.get(square)
-        if landing is None:
-            return None
-        moves = self._landings(lifted).get(landing, [])
-        if _goes_on(moves):
-            self._entry = (lifted, square)
-            return None
-        placed = list(dict.fromkeys(m.placed for m in moves if m.kind == NORMAL))
-        if len(placed) < 2:
-            return None
-        moved = self.pos.board[v.by_name[lifted]]
-        placed.sort(key=lambda code: code != moved)
-        letters = "".join(FACING_LETTERS[v.facing[code]] if v.facing[code] >= 0 else v.letter[code].upper()
-                          for code in placed)
-        return f"choice {letters}"
 
     def engine_to_move(self) -> bool:
         return not self.force and not self.game_over and self.pos.stm == self.engine_side
@@ -543,91 +384,6 @@ class Session:
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
 
 
-def write_position_file(fen: str) -> Optional[str]:
-    """Write ``fen`` where the user can load it into XBoard (``position.fen`` in the cache directory
-    the piece pictures use); its path (``~/...`` under the home directory: XBoard's file dialog reads
-    that, and it keeps the message short), or None if it cannot be written."""
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(cache, "xboard-engine", "position.fen")
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(fen + "\n")
-    except OSError:
-        return None
-    home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home != "~" and path.startswith(home + os.sep) else path
-
-
-def _setup_line(variant: str, parent: str, fen: str) -> str:
-    """XBoard's `setup`: the variant's piece letters, board size, a parent variant and a position."""
-    v = get_variant(variant)
-    return f"setup ({v.xboard_pieces}) {v.files}x{v.ranks}+0_{parent} {fen}"
-
-
-def _goes_on(moves: List[Move]) -> bool:
-    """Whether moves dropped on one square need a second leg in XBoard: a 2019 jump over the unit
-    there, or a push whose pushed unit has more than one destination."""
-    return any(m.kind == JUMP for m in moves) or len({m.to2 for m in moves if m.kind == PUSH}) > 1
-
-
-def is_start_array(variant: str, placement: str) -> bool:
-    """Whether a FEN's ``placement`` is the variant's start array (for a random setup: a setup's,
-    the pawns on their start ranks and nothing between them, whatever stands behind them)."""
-    v = get_variant(variant)
-    if v.setup == "fixed":
-        return placement == v.start_fen.split()[0]
-    rows = placement.split("/")
-    return len(rows) == 8 and rows[1] == "p" * 8 and rows[6] == "P" * 8 and all(r == "8" for r in rows[2:6])
-
-
-def restore_start_castling(pos: Position, fen: str) -> Position:
-    """XBoard's FEN drops castling rights whose partner is not a rook (XBOARD.md), in the positions
-    it sends at a game's start, after Edit Position and after pasting a position.  In the fixed
-    setups, a right whose partner is not a rook is restored where king and partner stand on their
-    start squares (an XBoard FEN cannot say whether it was lost); a random setup's start array (White
-    to move, move 1, nothing moved) gets the full start rights."""
-    v = pos.variant
-    fields = fen.split()
-    if v.setup == "fixed" and v.xboard_pieces:
-        return _restore_unwritable_rights(pos, fields)
-    if pos.stm != 0 or pos.fullmove != 1 or pos.fen().split()[2] == "KQkq" or pos.ply:
-        return pos
-    placement = fields[0]
-    if not is_start_array(v.name, placement):
-        return pos
-    full_fen = " ".join([placement, "w", "KQkq"] + fields[3:6])
-    try:
-        return Position.from_fen(full_fen, v.name)
-    except RulesError:
-        return pos
-
-
-def _restore_unwritable_rights(pos: Position, fields: List[str]) -> Position:
-    """``restore_start_castling`` in a fixed setup: add the K/Q rights XBoard cannot write."""
-    v = pos.variant
-    given = fields[2] if len(fields) > 2 else "-"
-    if not re.fullmatch(r"-|K?Q?k?q?", given):
-        return pos
-    start = Position(v.name)
-    rights = set(given) - {"-"}
-    for bit in range(4):
-        if not start.castling & (1 << bit):
-            continue
-        color, side = divmod(bit, 2)
-        partner = start.castle_partner[bit]
-        code = start.board[partner]
-        if v.kind_of[code].name == "rook" or pos.board[partner] != code \
-                or pos.kings[color] != start.kings[color]:
-            continue
-        rights.add("KQ"[side] if color == 0 else "kq"[side])
-    text = "".join(c for c in "KQkq" if c in rights) or "-"
-    if text == given:
-        return pos
-    try:
-        return Position.from_fen(" ".join(fields[:2] + [text] + fields[3:]), v.name)
-    except RulesError:
-        return pos
 
 
 def board_lines(pos: Position) -> List[str]:

@@ -22,13 +22,13 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import __version__
 from .bench import MAX_PERFT_DEPTH, Job, run_bench, run_perft
+from .cecp_options import last_setup_number
 from .digits import parse_int
 from .errors import RulesError
 from .moves import Move
 from .position import Position
 from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits
 from .smp import MAX_THREADS, ParallelSearcher, usable_threads
-from .session import last_setup_number
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
 from .variant import get_variant, variant_names
