@@ -5,148 +5,28 @@ A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign
 ``claim``.  After each, the seats that have no legal move at the start of their turn are eliminated
 (E4.1) and the credit of every mate or stalemate in waiting is kept up to date (E4.2).  The whole game is
 its list of actions, so a record replays exactly (``from_record``).
+
+The modes and options are ``options.py``'s; the checks, credits and eliminations ``eliminations.py``'s
+(``Game``'s base class).
 """
 import copy as _copy
 import operator
 import random
-import re
 from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import IllegalMoveError, RulesError
 from ..moves import Move
+from .eliminations import Eliminations
 from .notation import move_text as _move_text, parse_move as _parse_move
+from .options import MODES, OPTION_NAMES, Options, RulesOptionError, whole_number
 from .position import ACTIVE, OUT_STATES, ZOMBIE, MultiPosition
 from .rules import GREY, KIND_LETTERS, KING, MultiVariant, get_multi_variant
 
 __all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES", "RulesOptionError", "InvalidSeatError"]
 
-MODES = ("singles", "pairs", "teams")
-
-# name -> (help, modes it is allowed in)
-OPTION_NAMES: Dict[str, Tuple[str, Tuple[str, ...]]] = {
-    "immediate_checkmate": ("a player in an inescapable checkmate is out at once, whoever is to move", MODES),
-    "capture_the_king": ("no check at all; a player is out when its king is captured", MODES),
-    "last_king_standing": ("the winner is the last player left", MODES),
-    "only_king_points": ("only the king is worth points", ("singles", "pairs")),
-    "custom_points": ("capture values, e.g. P1,N3,B3,R5,Q9,K25", MODES),
-    "one_point_queen": ("pawns promote to a queen worth 1 point", ("singles", "pairs")),
-    "checkpoints": ("points for checking several kings with one move (7 kings wins)", ("singles", "pairs")),
-    "partner_knockout": ("a checkmated player's partner is checkmated too", ("pairs",)),
-    "checkmates_needed": ("checkmates a team needs to win: 1, 2, 3 or 4", ("teams",)),
-    "zombie_king": ("a player who resigns or times out keeps a king that moves at random",
-                    ("singles", "pairs")),
-}
-
-
-class RulesOptionError(RulesError):
-    """An option that does not exist, has a bad value, or does not apply to the mode (also a bad
-    seed, the Zombie King's random moves' number)."""
-
 
 class InvalidSeatError(RulesError, IndexError):
     """A seat (0 White .. 7 Black) or team number that the game does not have."""
-
-
-_ON = ("1", "true", "yes", "on")
-_OFF = ("0", "false", "no", "off")
-
-
-class Options(NamedTuple):
-    """The text's rule-changing variations, as options of one game (E5)."""
-    immediate_checkmate: bool = False
-    capture_the_king: bool = False
-    last_king_standing: bool = False
-    only_king_points: bool = False
-    custom_points: Optional[Tuple[Tuple[str, int], ...]] = None
-    one_point_queen: bool = False
-    checkpoints: bool = False
-    partner_knockout: bool = False
-    checkmates_needed: Optional[int] = None
-    zombie_king: bool = False
-
-    @classmethod
-    def make(cls, mode: str, given: Optional[Dict[str, object]] = None) -> "Options":
-        """Options from a dict (values may be text, as from a command line); raises RulesOptionError."""
-        if given is None:
-            given = {}
-        if not isinstance(given, Mapping):
-            raise RulesOptionError(f"options are a dict of option names and values, not {given!r}")
-        values: Dict[str, object] = {}
-        for name, value in given.items():
-            if not isinstance(name, str):
-                raise RulesOptionError(f"an option name is text, not {name!r}")
-            key = name.replace("-", "_")
-            if key not in OPTION_NAMES:
-                raise RulesOptionError(f"unknown option {name!r}; known: {', '.join(OPTION_NAMES)}")
-            if mode not in OPTION_NAMES[key][1]:
-                raise RulesOptionError(f"option {name!r} is for {' and '.join(OPTION_NAMES[key][1])}, "
-                                       f"not {mode}")
-            if key == "custom_points":
-                values[key] = _points(value)
-            elif key == "checkmates_needed":
-                # A whole number (or its digits, as from a command line); not True, not 2.7.
-                n = _whole(value)
-                if n not in (1, 2, 3, 4):
-                    raise RulesOptionError(f"checkmates_needed is 1, 2, 3 or 4, not {value!r}")
-                values[key] = n
-            else:
-                if isinstance(value, str) and value.strip().lower() in _ON + _OFF:
-                    value = value.strip().lower() in _ON
-                elif value is None or (not isinstance(value, bool) and _whole(value) == 0):
-                    value = False
-                elif not isinstance(value, bool) and _whole(value) == 1:
-                    value = True
-                if not isinstance(value, bool):
-                    raise RulesOptionError(f"option {name!r} is on or off, not {value!r}")
-                values[key] = value
-        return cls(**values)  # type: ignore[arg-type]
-
-    def as_dict(self) -> Dict[str, object]:
-        """The options that differ from the standard game (JSON and records)."""
-        out: Dict[str, object] = {}
-        for name, value in self._asdict().items():
-            if value not in (False, None):
-                out[name] = ",".join(f"{k}{v}" for k, v in value) if name == "custom_points" else value
-        return out
-
-
-def _whole(value: object) -> Optional[int]:
-    """``value`` as a whole number if it is one (an int, not a bool; or text of digits), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        return int(value.strip()) if re.fullmatch(r"\s*[0-9]+\s*", value) else None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
-def _points(value: object) -> Tuple[Tuple[str, int], ...]:
-    if isinstance(value, Mapping):
-        items = list(value.items())
-    elif isinstance(value, str):
-        items = []
-        for part in value.replace(" ", ",").split(","):
-            if part:
-                items.append((part[:1], part[1:]))
-    else:
-        raise RulesOptionError(f"custom_points are text such as P1,N3,B3,R5,Q9,K25, not {value!r}")
-    if not items:
-        raise RulesOptionError(f"custom_points: no values in {value!r} (e.g. P1,N3,B3,R5,Q9,K25)")
-    out = []
-    for letter, number in items:
-        letter = str(letter).upper()
-        if letter not in "PNBRQK" or len(letter) != 1:
-            raise RulesOptionError(f"custom_points: {letter!r} is not one of P N B R Q K")
-        if any(given == letter for given, _ in out):
-            raise RulesOptionError(f"custom_points: {letter} is given twice in {value!r}")
-        points = _whole(number)
-        if points is None or points < 0:
-            raise RulesOptionError(f"custom_points: the value of {letter} is a whole number of points, 0 or more, "
-                                   f"not {number!r}")
-        out.append((letter, points))
-    return tuple(out)
 
 
 class GameResult(NamedTuple):
@@ -156,7 +36,7 @@ class GameResult(NamedTuple):
     draw: bool
 
 
-class Game:
+class Game(Eliminations):
     """One game of 8 Player Chess in a mode with options, from the start or from a position text."""
 
     def __init__(self, mode: str = "singles", options: Optional[Dict[str, object]] = None,
@@ -189,7 +69,7 @@ class Game:
         self.values = values
         self.needed = opts.checkmates_needed or v.team_checkmates
         # A Zombie King moves at random: from a recorded seed, so a record replays the same game.
-        if seed is not None and (isinstance(seed, str) or _whole(seed) is None):
+        if seed is not None and (isinstance(seed, str) or whole_number(seed) is None):
             raise RulesOptionError(f"the seed is a whole number, not {seed!r}")
         self.seed = operator.index(seed) if seed is not None else random.randrange(1 << 31)
         self.rng = random.Random(self.seed)
@@ -381,99 +261,6 @@ class Game:
                         return
         self._check_end()
 
-    def _kings_checked_by(self, seat: int) -> set:
-        pos = self.position
-        return {t for t in pos.active_seats()
-                if t != seat and self.teams[t] != self.teams[seat] and pos.attacked_by_seat(pos.kings[t], seat)}
-
-    def _coverage(self, t: int) -> Dict[int, set]:
-        """Each would-be escape of seat ``t``'s king and the seats whose units cover it."""
-        pos = self.position
-        B = pos.board
-        king = pos.kings[t]
-        code = B[king]
-        B[king] = 0
-        try:
-            enemies = [x for x in pos.active_seats() if self.teams[x] != self.teams[t]]
-            return {x: {e for e in enemies if pos.attacked_by_seat(x, e)} for x in pos.king_escapes(t)}
-        finally:
-            B[king] = code
-
-    def _refresh_stuck(self) -> Dict[int, str]:
-        pos = self.position
-        self.stuck = {t: ("m" if pos.in_check(t) else "s") for t in pos.active_seats() if not pos.has_legal_move(t)}
-        return self.stuck
-
-    def _track_checks(self, mover: Optional[int]) -> None:
-        """Keep ``checks``: for each active seat in check, the enemies whose units attack its king and
-        when each check came (E4.5).  Of checks that come with one move, the mover's counts as the
-        last; others by turn, the enemy whose turn comes first after the move as the later (it would
-        be the first to take the king, E4.4)."""
-        pos = self.position
-        n = self.v.players
-        stamp = len(self.actions)
-        after = pos.turn if mover is None else mover
-        checks = {}
-        for t in pos.active_seats():
-            if not pos.in_check(t):
-                continue
-            old = self.checks.get(t, {})
-            king = pos.kings[t]
-            now = {}
-            for i in range(1, n + 1):
-                e = (after + i) % n
-                if e != t and self.teams[e] != self.teams[t] and pos.is_active(e) and pos.attacked_by_seat(king, e):
-                    now[e] = old.get(e, (stamp, n if e == mover else n - i))
-            checks[t] = now
-        self.checks = checks
-
-    def _last_checker(self, t: int) -> Optional[int]:
-        """The enemy whose check on seat ``t`` came last (E4.5), or None if ``t`` is not in check."""
-        checks = self.checks.get(t)
-        if not checks:
-            return None
-        return max(checks, key=lambda e: checks[e])
-
-    def _creditor(self, t: int, kind: str, mover: Optional[int]) -> Optional[int]:
-        """Who is credited with a mate or stalemate of seat ``t`` that ``mover``'s action has just made
-        (E4.2, E4.5): an enemy mover; a partner mover for a stalemate (the pair's 25) or, for a mate,
-        the enemy whose check came last; after an action that is not a move, the enemy whose check
-        came last for a mate and nobody for a stalemate."""
-        if mover is not None and (self.teams[mover] != self.teams[t] or kind == "s"):
-            return mover
-        return self._last_checker(t) if kind == "m" else None
-
-    def _update_credits(self, mover: Optional[int], cover_before: Dict[int, Dict[int, set]]) -> None:
-        """E4.2: credit new mates and stalemates (to the mover, or as E4.5 says when the mover is the
-        player's partner), let the mover steal a mate it now covers, and clear the credit of a seat
-        that can move again (the save).  ``mover`` None: after a resignation, time-out or elimination
-        (no move; its units turning grey may free a player in waiting, whose credit then lapses)."""
-        before = dict(self.stuck)
-        after = self._refresh_stuck()
-        for t in list(self.credit):
-            if t not in after:
-                creditor, kind = self.credit.pop(t)
-                was = "" if creditor is None else f" (was credited to {self.seat_name(creditor)})"
-                if mover is None:
-                    self._note(f"{self.seat_name(t)} can move again: its {_WORD[kind]} in waiting is gone{was}")
-                else:
-                    self._note(f"{self.seat_name(mover)} saves {self.seat_name(t)}{was}")
-        for t, kind in after.items():
-            if t not in before or before[t] != kind:
-                self.credit[t] = (self._creditor(t, kind, mover), kind)
-                continue
-            held = self.credit.get(t)
-            if mover is None or held is None or held[0] == mover or held[0] is None or t not in cover_before \
-                    or self.teams[mover] == self.teams[t]:
-                continue
-            c = held[0]
-            now = self._coverage(t)
-            if any(c in cover_before[t].get(x, ()) and mover in now.get(x, ()) and c not in now.get(x, ())
-                   for x in cover_before[t]):
-                self.credit[t] = (mover, kind)
-                self._note(f"{self.seat_name(mover)} steals the {_WORD[kind]} of {self.seat_name(t)} from "
-                           f"{self.seat_name(c)}")
-
     def _start_turn(self) -> None:
         """E4.1: eliminate the seat to move while it has no legal move; play a Zombie King's move."""
         pos = self.position
@@ -492,102 +279,6 @@ class Game:
                 self._play(m, _move_text(pos, m, legal=moves))
                 continue
             return
-
-    def _eliminate_stuck(self, seat: int) -> None:
-        pos = self.position
-        kind = "m" if pos.in_check(seat) and not self.options.capture_the_king else "s"
-        creditor = self.credit.pop(seat, (None, kind))[0]
-        self.stuck.pop(seat, None)
-        pos.eliminate(seat, kind)
-        self._out(seat, kind, creditor, f"{self.seat_name(seat)} is {_WORD[kind]}d" +
-                  (f" (credit: {self.seat_name(creditor)})" if creditor is not None else ""))
-        if kind == "m" and self.mode == "pairs" and self.options.partner_knockout:
-            partner = self.v.partner[seat]
-            if pos.is_active(partner):
-                self.credit.pop(partner, None)
-                self.stuck.pop(partner, None)
-                pos.eliminate(partner, "m")
-                self._out(partner, "m", creditor, f"{self.seat_name(partner)} is knocked out with its partner")
-        self._after_leaving()
-        self._check_end()
-
-    def _after_leaving(self) -> None:
-        """A player has left without a move: its units are grey now, which may free a player whose
-        mate or stalemate was waiting (its credit lapses) or turn one into the other."""
-        self._track_checks(None)
-        self._update_credits(None, {})
-
-    def _out(self, seat: int, kind: str, creditor: Optional[int], words: str) -> None:
-        """Points and team counts for a seat that has just left the game (kind: an OUT_STATES letter)."""
-        v = self.v
-        pos = self.position
-        mode = self.mode
-        team = self.teams[seat]
-        if kind in "mk":
-            if mode == "teams":
-                self.team_mates[v.team_of[seat]] += 1
-            elif creditor is not None and kind == "m":      # a captured king scored its 25 as a capture
-                self._award(creditor, v.checkmate_points)
-                words += f", +{v.checkmate_points} {self.seat_name(creditor)}"
-        elif kind == "s":
-            if mode == "teams":
-                self.team_stalemates[v.team_of[seat]] += 1
-            elif creditor == seat or (mode == "pairs" and creditor == v.partner[seat]):
-                self._award(creditor, v.self_stalemate_points)
-                words += f", +{v.self_stalemate_points} {self.seat_name(creditor)}"
-            else:
-                others = [s for s in pos.active_seats() if self.teams[s] != team]
-                shares = v.pairs_stalemate_shares if mode == "pairs" else v.stalemate_shares
-                if others:
-                    each = shares[min(len(others), len(shares)) - 1]
-                    for s in others:
-                        self._award(s, each)
-                    words += f", +{each} to each of {len(others)}"
-        self._note(words)
-
-    def _leave(self, seat: Optional[int], action: str, letter: str, words: str) -> None:
-        s = self._check_turn(seat, "resign" if action == "resign" else "run out of time")
-        pos = self.position
-        v = self.v
-        self.actions.append((s, action, words))
-        if self.options.zombie_king and self.mode != "teams":
-            self.credit.pop(s, None)
-            pos.eliminate(s, ZOMBIE, keep_king=True)
-            self._note(f"{self.seat_name(s)} {words}: its king plays on as a zombie")
-            self._after_leaving()
-            if not self._check_end():
-                self._start_turn()          # the zombie king makes this move at random
-            return
-        self.credit.pop(s, None)
-        pos.eliminate(s, letter)
-        text = f"{self.seat_name(s)} {words}"
-        if self.mode == "teams":
-            self.team_mates[v.team_of[s]] += 1
-        else:
-            # The 25 points go to whoever took most from the seat (pair totals in Pairs), shared on ties.
-            if self.mode == "pairs":
-                groups = {}
-                for x in pos.active_seats():
-                    if self.teams[x] != self.teams[s]:
-                        key = self.teams[x]
-                        members = [m for m in range(v.players) if self.teams[m] == key]
-                        groups[key] = (sum(self.taken[s][m] for m in members),
-                                       max((m for m in members if pos.is_active(m)), key=lambda m: self.taken[s][m]))
-                table = v.pairs_resign_shares
-            else:
-                groups = {x: (self.taken[s][x], x) for x in pos.active_seats()}
-                table = v.stalemate_shares
-            best = max((g[0] for g in groups.values()), default=0)
-            if best > 0:
-                winners = [g[1] for g in groups.values() if g[0] == best]
-                each = table[min(len(winners), len(table)) - 1]
-                for w in winners:
-                    self._award(w, each)
-                text += f", +{each} to " + ", ".join(self.seat_name(w) for w in winners)
-        self._note(text)
-        self._after_leaving()
-        if not self._check_end():
-            self._start_turn()
 
     def _check_draw(self) -> bool:
         pos = self.position
@@ -727,6 +418,3 @@ class Game:
                 getattr(self, kind)(seat)
             else:
                 raise IllegalMoveError(f"unknown action {kind!r}")
-
-
-_WORD = {"m": "checkmate", "s": "stalemate"}
