@@ -1,9 +1,9 @@
 """The web app's pages as people use them in headless Chromium, with the lobby: browser profiles
 (each a separate webdriver, so its own cookies: its own player), the lobby's form, a game page's
 seats and clicks.  Used by tests/test_web_browser.py and scripts/web_screenshots.py."""
-from typing import Any, Dict, List, Optional
+from typing import Dict, List, Optional
 
-from web_page import GamePage, Profiles  # noqa: F401  (Profiles: for the tests that import it here)
+from web_page import GamePage
 
 
 class LivePage(GamePage):

@@ -10,8 +10,9 @@ import pytest
 
 from tactics_suite import MATES, WINS, forces_mate, played_mate
 from xboard_engine import Position
-from xboard_engine.search import (EXACT, LOWER, MATE, FEATURES, Limits, Searcher, TranspositionTable,
-                                  format_score, _from_table, _to_table)
+from xboard_engine.alphabeta import _from_table, _to_table
+from xboard_engine.search import MATE, FEATURES, Limits, Searcher, format_score
+from xboard_engine.ttable import EXACT, LOWER, TranspositionTable
 
 
 @pytest.mark.parametrize("variant,fen,moves,what", MATES, ids=[m[3] for m in MATES])

@@ -13,7 +13,8 @@ from engine_driver import EngineProcess
 from test_uci import UciProcess
 from xboard_engine import Position
 from xboard_engine.bench import SEARCH_CASES, bench_position
-from xboard_engine.search import EXACT, LOWER, Limits, Searcher
+from xboard_engine.search import Limits, Searcher
+from xboard_engine.ttable import EXACT, LOWER
 from xboard_engine.smp import ParallelSearcher, SharedTable, Team, decode_move, encode_move
 
 

@@ -18,13 +18,11 @@ import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .alphabeta import INFINITY, MATE, MATE_BOUND, MAX_PLY, AlphaBeta, _Abort, _to_table
-from .alphabeta import _from_table  # noqa: F401  (the tests import it from here)
 from .moves import Move
 from .evaluation import evaluate
 from .position import Position
 from .timeman import next_iteration_fits
 from .ttable import DEFAULT_HASH_MB, EXACT, LOWER, UPPER
-from .ttable import TranspositionTable  # noqa: F401  (smp.py and the tests import it from here)
 
 MATE_SEARCH_EXTRA = 6               # `go mate N` searches at most 2N + this many plies
 

@@ -29,7 +29,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from .moves import Move, MoveKind
 from .position import Position
 from .runtime import tune_jit
-from .search import DEFAULT_HASH_MB, MAX_PLY, Info, Limits, Result, Searcher, TranspositionTable
+from .alphabeta import MAX_PLY
+from .search import Info, Limits, Result, Searcher
+from .ttable import DEFAULT_HASH_MB, TranspositionTable
 from .warmup import WarmUp, warmup_seconds
 
 MAX_THREADS = 512
