@@ -14,12 +14,19 @@ from ..board import EMPTY, FILE_LETTERS, OFF, Board
 from ..errors import UnknownVariantError
 
 __all__ = ["MultiVariant", "Seat", "Castle", "get_multi_variant", "EMPTY", "OFF", "GREY",
-           "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "POINT_QUEEN", "KIND_LETTERS"]
+           "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "POINT_QUEEN", "KIND_LETTERS",
+           "ACTIVE", "ZOMBIE", "OUT_STATES"]
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, POINT_QUEEN = 1, 2, 3, 4, 5, 6, 7
 # POINT_QUEEN: a queen from the 1 Point Queen promotion option (moves as a queen, worth 1 point).
 KIND_LETTERS = " PNBRQKD"
 GREY = 8
+# A seat's state letter (position text): active, zombie (Zombie King: only the king moves), or how it
+# left the game.
+ACTIVE = "a"
+ZOMBIE = "z"
+OUT_STATES = {"m": "checkmated", "s": "stalemated", "r": "resigned", "t": "timed out", "k": "king captured",
+              "c": "claimed"}
 DIRECTIONS = {"north": (0, 1), "east": (1, 0), "south": (0, -1), "west": (-1, 0)}
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
