@@ -15,7 +15,8 @@ from xboard_engine import Position
 from xboard_engine.bench import SEARCH_CASES, bench_position
 from xboard_engine.search import Limits, Searcher
 from xboard_engine.ttable import EXACT, LOWER
-from xboard_engine.smp import ParallelSearcher, SharedTable, Team, decode_move, encode_move
+from xboard_engine.shared_table import SharedTable, decode_move, encode_move
+from xboard_engine.smp import ParallelSearcher, Team
 
 
 def children(pid: int) -> List[int]:
