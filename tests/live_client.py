@@ -175,6 +175,19 @@ def invite_secret(created: Dict[str, Any], number: int = 0) -> str:
     return created["invites"][number]["path"].split("invite=")[1]
 
 
+async def host_one_round_against_bots(server: LiveServer) -> Tuple["Client", str]:
+    """A person ("Host", seat 0) in an untimed 8 Player game against seven random bots, on its page,
+    after a first move and the bots' replies (a whole round played); with the game's address."""
+    host = await new_player(server, "Host")
+    created = await create(host, kind="eight", mode="singles", tc="none",
+                           seats=[{"kind": "me"}] + [{"kind": "bot", "level": "random"}] * 7)
+    await host.connect(f"/ws/g/{created['gameId']}")
+    state = await host.state(status="playing", turn=0)
+    await host.send({"type": "move", "move": state["targets"][0]["options"][0]["text"]})
+    await host.state(turn=0, moves=lambda m: len(m) >= 8, timeout=30)
+    return host, created["gameId"]
+
+
 async def two_players(server: LiveServer, variant: str = "normal", tc: str = "300+3", open_seat: bool = False,
                       **extra: Any) -> Tuple["Client", "Client", str, Optional[str]]:
     """Alice (White) and Bob (Black, through the invite link, or the open seat: a game everyone sees

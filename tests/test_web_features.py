@@ -14,7 +14,8 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from live_client import ROOT, Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
+from live_client import (ROOT, Client, LiveServer, close_all, create, host_one_round_against_bots,  # noqa: E402
+                         new_player, run, two_players)
 
 from xboard_engine import Position  # noqa: E402
 from xboard_engine.match.pgn import read_games, replay  # noqa: E402
@@ -107,13 +108,7 @@ def test_a_takeback_against_a_bot_is_at_once_back_to_the_persons_move(server):
 
 def test_takebacks_and_draw_offers_are_not_offered_in_8_player_chess(server):
     async def scenario():
-        host = await new_player(server, "Host")
-        created = await create(host, kind="eight", mode="singles", tc="none",
-                               seats=[{"kind": "me"}] + [{"kind": "bot", "level": "random"}] * 7)
-        await host.connect(f"/ws/g/{created['gameId']}")
-        state = await host.state(status="playing", turn=0)
-        await host.send({"type": "move", "move": state["targets"][0]["options"][0]["text"]})
-        await host.state(turn=0, moves=lambda m: len(m) >= 8, timeout=30)
+        host, _ = await host_one_round_against_bots(server)
         for kind in ("takeback", "offer"):
             await host.send({"type": kind})
             assert "not offered in 8 Player Chess" in (await host.wait_for("error"))["message"]

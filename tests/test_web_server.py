@@ -12,7 +12,7 @@ import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from live_client import Client, LiveServer, close_all, create, new_player, run  # noqa: E402
+from live_client import Client, LiveServer, close_all, create, host_one_round_against_bots, new_player, run  # noqa: E402
 from live_client import two_players as two_player_game  # noqa: E402
 
 
@@ -487,14 +487,8 @@ def test_finished_games_stay_listed_viewable_and_downloadable(server):
 
 def test_eight_player_record_downloadable(server):
     async def scenario():
-        host = await new_player(server, "Host")
-        created = await create(host, kind="eight", mode="singles", tc="none",
-                               seats=[{"kind": "me"}] + [{"kind": "bot", "level": "random"}] * 7)
-        await host.connect(f"/ws/g/{created['gameId']}")
-        state = await host.state(status="playing", turn=0)
-        await host.send({"type": "move", "move": state["targets"][0]["options"][0]["text"]})
-        await host.state(turn=0, moves=lambda m: len(m) >= 8, timeout=20)
-        async with host.session.get(f"{server.url}/g/{created['gameId']}.txt") as response:
+        host, game = await host_one_round_against_bots(server)
+        async with host.session.get(f"{server.url}/g/{game}.txt") as response:
             record = await response.text()
         assert response.status == 200 and "1 w." in record and "Host" in record
         await host.close()
