@@ -336,12 +336,23 @@ def test_cecp_cores_start_helpers_and_move_now_stops_them():
         engine.close()
 
 
-def test_threads_start_the_helpers_at_once_and_they_warm_up_before_the_first_search():
-    engine = UciProcess()
+def _idle(pid: int) -> bool:
+    """Whether the process used (almost) no CPU in the next half second."""
+    spent = _cpu_seconds(pid)
+    time.sleep(0.5)
+    return _cpu_seconds(pid) - spent < 0.05
+
+
+def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up():
+    """A helper warming up takes a core: `isready`/`ping` are answered once it has finished, so
+    that a game begun after them does not share a core with it (idle at once after the answer)."""
+    engine = UciProcess(env=dict(os.environ, XBOARD_ENGINE_WARMUP="1"))
     try:
         engine.send("setoption name Threads value 2")
-        engine.sync()
-        assert len(children(engine.child.pid)) == 1     # no `go` yet
+        engine.sync(timeout=15)
+        helper, = children(engine.child.pid)            # started with no `go` yet ...
+        assert _cpu_seconds(helper) > 0.2               # ... warmed up ...
+        assert _idle(helper)                            # ... and done before `readyok`
     finally:
         engine.close()
     engine = EngineProcess(env=dict(os.environ, XBOARD_ENGINE_WARMUP="1"))
@@ -350,21 +361,17 @@ def test_threads_start_the_helpers_at_once_and_they_warm_up_before_the_first_sea
         engine.send("protover 2")
         engine.sync(timeout=10)                         # after the engine's own warm-up
         engine.send("cores 2")
-        engine.sync()
-        helper = children(engine.child.pid)[0]
-        assert wait_until(lambda: _cpu_seconds(helper) > 0.3)   # warming up, with no search asked for
-
-        def idle() -> bool:
-            spent = _cpu_seconds(helper)
-            time.sleep(0.5)
-            return _cpu_seconds(helper) - spent < 0.05
-        assert wait_until(idle, 10)                     # and then idle, waiting for one
+        engine.sync(timeout=15)
+        helper, = children(engine.child.pid)
+        assert _cpu_seconds(helper) > 0.2 and _idle(helper)
         engine.send("memory 8")                         # a new table size: new helpers
-        engine.sync()
+        engine.sync(timeout=15)
         assert wait_until(lambda: not alive(helper), 3)
         assert len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper
-        os.kill(engine.child.pid, signal.SIGKILL)       # killed while its helper warms up
+        engine.send("memory 16")
+        assert wait_until(lambda: len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper)
         warming = children(engine.child.pid)
+        os.kill(engine.child.pid, signal.SIGKILL)       # killed while its helper warms up
         assert wait_until(lambda: not any(alive(p) for p in warming), 3)
     finally:
         engine.child.close(force=True)

@@ -20,8 +20,8 @@ from xboard_engine.variant import variant_names
 class UciProcess(EngineProcess):
     """The engine spoken to in UCI."""
 
-    def __init__(self, args: Optional[List[str]] = None, handshake: bool = True) -> None:
-        super().__init__(args=args)
+    def __init__(self, args: Optional[List[str]] = None, handshake: bool = True, env: Optional[dict] = None) -> None:
+        super().__init__(args=args, env=env)
         self.handshake = ""
         if handshake:
             self.send("uci")

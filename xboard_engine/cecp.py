@@ -47,6 +47,7 @@ class Engine:
         self.channel.on_quit = self._halt
         self.session = Session()
         self.thinker = Thinker(self.session, self.send, lambda text: self.channel.log("!", text))
+        self.channel.sync_ready = lambda: self.thinker.searcher.helpers_warmed_up()
         self.cores = 1
         self._arrived = time.perf_counter()     # when the command being executed was read
         # whether the command before this one was a `usermove` the engine refused (see cmd_go)
@@ -345,6 +346,8 @@ class Engine:
         self.thinker.move_now()
 
     def cmd_ping(self, arg: str) -> None:
+        if not self.thinker.mode:
+            self.thinker.searcher.wait_for_helpers()    # a game begun meanwhile would share a core
         self.send(f"pong {arg}".rstrip())
 
     def cmd_hint(self, arg: str) -> None:

@@ -19,12 +19,13 @@ process, so that it plays the same moves every time.
 import json
 import mmap
 import os
+import select
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .moves import Move
 from .position import Position
@@ -39,6 +40,7 @@ MAX_THREADS = 512
 NODE_BITS = 20                  # a helper's report: nodes << NODE_BITS | generation
 GENERATION_MASK = (1 << NODE_BITS) - 1
 HELPER_NICENESS = 5
+HELPER_START = 5.0               # seconds a helper may take to start, more than its warm-up
 WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
 
 
@@ -106,19 +108,45 @@ class Team:
         env = dict(os.environ)
         env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
         self.processes: List[subprocess.Popen] = []
+        self._warming: Dict[int, subprocess.Popen] = {}     # helpers still warming up, by stdout
+        self._warming_lock = threading.Lock()               # (the reader thread asks too)
         try:
             for k in range(helpers):
                 self.processes.append(subprocess.Popen(
                     [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
                      str(self.header), str(entries), str(k), str(os.getpid())],
-                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(self.memory.fd,),
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(self.memory.fd,),
                     env=env, universal_newlines=True))
+            self._warming = {p.stdout.fileno(): p for p in self.processes}
         except (OSError, ValueError):
             self.close()                            # the helpers already started end too
             raise
 
     def pids(self) -> List[int]:
         return [p.pid for p in self.processes]
+
+    def warmed_up(self, wait: float = 0.0) -> bool:
+        """Whether every helper has finished its warm-up (it writes a line then; a helper that ended
+        counts as done), waiting up to ``wait`` seconds for it."""
+        deadline = time.monotonic() + wait
+        if not self._warming_lock.acquire(wait > 0, wait if wait > 0 else -1):
+            return False                            # another thread is waiting for them
+        try:
+            while self._warming:
+                readable: List[int] = []
+                try:
+                    readable, _, _ = select.select(list(self._warming), [], [],
+                                                   max(0.0, deadline - time.monotonic()))
+                    for fd in readable:
+                        self._warming.pop(fd).stdout.readline()   # "ready", or "" when it ended
+                except (OSError, ValueError):       # closed meanwhile: nothing to wait for
+                    self._warming.clear()
+                    break
+                if not readable:
+                    return False
+            return True
+        finally:
+            self._warming_lock.release()
 
     def begin(self, pos: Position, limits: Limits) -> None:
         """Start every helper on ``pos`` (the table's age is the search's)."""
@@ -177,9 +205,12 @@ class Team:
     def close(self) -> None:
         """End every helper process and free the memory."""
         self.words[0] = 0
+        self._warming = {}
         for p in self.processes:
             try:
                 p.stdin.close()
+                if p.stdout is not None:
+                    p.stdout.close()
             except OSError:
                 pass
         deadline = time.monotonic() + 0.5           # an idle helper ends at once, a busy one in ms
@@ -222,6 +253,18 @@ class ParallelSearcher(Searcher):
         at the next search, so that they have warmed up (``warmup.py``) when it begins.  Only while
         no search runs (the protocol's command thread, after the setting)."""
         self._ensure_team()
+
+    def helpers_warmed_up(self, wait: float = 0.0) -> bool:
+        """Whether the helpers (if any) have finished warming up, waiting up to ``wait`` seconds.
+        The protocols answer ``isready``/``ping`` only then while no search runs: a helper warming
+        up takes a core for ``warmup_seconds()``, which a game just begun would lose to it (on a
+        2-core machine with other work, moves of 1+0.01 took 0.1-0.26 s instead of 0.06)."""
+        team = self.team
+        return team is None or team.warmed_up(wait)
+
+    def wait_for_helpers(self) -> None:
+        """Wait until the helpers have warmed up: at most their warm-up and ``HELPER_START`` seconds."""
+        self.helpers_warmed_up(warmup_seconds() + HELPER_START)
 
     def _ensure_team(self) -> None:
         """The helpers and the table as ``threads`` and the hash size ask (one process: a table of
@@ -356,6 +399,11 @@ def helper_main(argv: Sequence[str]) -> int:
 
     threading.Thread(target=watch, daemon=True).start()
     WarmUp().run(warmup_seconds())                  # orders that come meanwhile wait (stale ones are skipped)
+    try:
+        sys.stdout.write("ready\n")                 # the engine's `isready`/`ping` waits for this
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
     warned = False
     for line in sys.stdin:
         try:

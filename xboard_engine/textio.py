@@ -11,7 +11,8 @@ clock of a search counts from it).  Three kinds of line never wait behind other 
 - the synchronisation command (UCI ``isready``, CECP ``ping``) is answered by the reader thread as
   soon as it is read when every command read before it has been executed, as both protocols define
   it (the GUI waits for the answer to know its earlier commands are done, and reads their output
-  before it); otherwise it waits its turn behind them;
+  before it); otherwise it waits its turn behind them (and also while the search's helper
+  processes, just started, are still warming up: the command loop answers once they are);
 - everything else is queued for the command loop, which executes commands in order and hands long
   work (searches, perft, bench, clearing the hash table) to a worker thread, so that no command
   keeps it busy for more than a few milliseconds and the answer never waits for a search.
@@ -52,6 +53,9 @@ class Channel:
         self._reader: Optional[threading.Thread] = None
         self.sync_word: Optional[str] = None
         self.sync_answer: Callable[[str], str] = lambda arg: ""
+        # False while the command loop must answer the synchronisation command itself (it waits
+        # for the search's helper processes to warm up first)
+        self.sync_ready: Callable[[], bool] = lambda: True
         self.on_quit: Callable[[], None] = lambda: None   # called in the reader thread at `quit`
         self.quitting = threading.Event()
         self._serving = threading.Event()   # the command loop has started
@@ -179,6 +183,8 @@ class Channel:
         with self._count_lock:               # only this thread adds lines: none can appear
             if self._pending:
                 return False
+        if not self.sync_ready():
+            return False
         self.log("<", text)
         self.send(self.sync_answer(text.partition(" ")[2].strip()))
         return True

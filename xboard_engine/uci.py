@@ -76,6 +76,7 @@ class UciEngine:
         if channel is not None:
             channel.sync_word = "isready"
             channel.sync_answer = lambda arg: "readyok"
+            channel.sync_ready = self.searcher.helpers_warmed_up
             channel.on_quit = self._halt
 
     # ------------------------------------------------------------------ loop
@@ -240,6 +241,8 @@ class UciEngine:
 
     # ------------------------------------------------------------------ search
     def cmd_isready(self, arg: str) -> None:
+        if not self._searching():
+            self.searcher.wait_for_helpers()    # a game begun meanwhile would share a core with them
         self.send("readyok")
 
     def cmd_go(self, arg: str) -> None:
