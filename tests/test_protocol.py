@@ -9,6 +9,7 @@ from engine_driver import CACHE, EngineProcess, told
 from xboard_engine import Position
 from xboard_engine.moves import CASTLE
 from xboard_engine.cecp import POPUP_WIDTH, tell_line
+from xboard_engine.engine_options import LANCER_TURN_CASTLES, MISDRAWS
 from xboard_engine.session import NO_BREAK, Session
 from xboard_engine.variant import get_variant, variant_names
 
@@ -35,10 +36,11 @@ def test_handshake_features(engine):
         assert word in out
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
     # Option names without spaces: python-chess takes a name to end at its first space.
-    assert 'option="Setup_number -spin -1 -1 3839"' in out
-    for option in ('option="Hash -spin 64 1 2048"', 'option="Skill_level -spin 20 0 20"',
+    assert 'option="Setup_Number -spin -1 -1 3839"' in out
+    for option in ('option="Hash -spin 64 1 2048"', 'option="Skill_Level -spin 20 0 20"',
                    'option="Avoid_moves_XBoard_4.9.1_misdraws -check 0"', 'option="MultiPV -spin 1 1 256"',
-                   'option="Nodes_per_move -spin 0 0 1000000000"', 'option="Clear_Hash -button"'):
+                   'option="Nodes_per_move -spin 0 0 1000000000"', 'option="Clear_Hash -button"',
+                   'option="Castle_With_Lancer_Turn -check 0"'):
         assert option in out
     assert not [line for line in out.split("option=")[1:] if " " in line.split(' -')[0].strip('"')]
     engine.send("accepted setboard")
@@ -258,7 +260,7 @@ def test_misdrawn_moves_include_random_setup_castles_with_a_jailer():
     castles = {session.pos.move_text(m) for m in session.pos.legal_moves() if m.kind == 3}
     assert castles == {"e1h1", "e1a1"}
     assert session.avoided_moves() == ()
-    session.set_option("Avoid moves XBoard 4.9.1 misdraws", "1")
+    session.set_option(MISDRAWS, True)
     assert [session.pos.move_text(m) for m in session.avoided_moves()] == ["e1a1"]
 
 
@@ -267,12 +269,12 @@ def test_misdrawn_moves_include_full_cavalry_castle_over_a_unit():
     knight still on b1 is drawn with the knight on d1 and the lancer left on a1 (seen in its
     screenshot, tests/test_xboard_play.py).  With the option the engine avoids that castle, not
     O-O-O over an empty b1 nor O-O.  A castle that turns the lancer (``h1f1c,e1g1``, allowed by
-    option "Castle with lancer turn") XBoard 4.9.1 draws as the lancer's move with the king taken
+    option "Castle With Lancer Turn") XBoard 4.9.1 draws as the lancer's move with the king taken
     off: avoided too."""
     session = Session()
     session.reset("fullcavalry")
-    session.set_option("Avoid moves XBoard 4.9.1 misdraws", "1")
-    session.set_option("Castle with lancer turn", "1")          # so that only the misdrawn are avoided
+    session.set_option(MISDRAWS, True)
+    session.set_option(LANCER_TURN_CASTLES, True)          # so that only the misdrawn are avoided
     session.setboard(session.board_from_fen("enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/EN2K2M w KQkq - 0 1"))
     avoided = {session.pos.move_text(m) for m in session.avoided_moves()}
     assert {text for text in avoided if "," not in text} == {"e1c1"}

@@ -13,7 +13,7 @@ from engine_driver import EngineProcess, run_then_quit
 from xboard_engine import Position
 from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PUSH, Move
 from xboard_engine.pieces import LANCER
-from xboard_engine.uci_input import ELO_MAX, ELO_MIN
+from xboard_engine.engine_options import ELO_MAX, ELO_MIN
 from xboard_engine.variant import variant_names
 
 

@@ -13,7 +13,7 @@ from typing import IO, Callable, Dict, List, Optional
 
 from . import __version__
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
-from .cecp_options import CLEAR_HASH, option_features, option_key
+from .engine_options import CECP, CLEAR_HASH, HASH, MULTIPV, engine_options, find_option
 from .digits import parse_decimal, parse_int
 from .errors import RulesError
 from .position import Position
@@ -140,8 +140,8 @@ class Engine:
         self.send(f'feature myname="{ENGINE_NAME}" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=1 '
                   f'time=1 nps=1 draw=1 reuse=1 colors=0 playother=1 analyze=1 debug=1 memory=1 smp=1 '
                   f'exclude=1 highlight=1 variants="{names}"')
-        for line in option_features():
-            self.send(line)
+        for option in engine_options(CECP):
+            self.send(option.cecp_feature())
         self.send("feature done=1")
 
     def cmd_ignore(self, arg: str) -> None:
@@ -433,18 +433,23 @@ class Engine:
         self.thinker.random = not self.thinker.random
 
     def cmd_option(self, arg: str) -> None:
-        given, _, value = arg.partition("=")
-        name = option_key(given)
-        if name == CLEAR_HASH:
-            self.thinker.clear()
-        elif name is None:
+        given, _, text = arg.partition("=")
+        option = find_option(given, CECP)
+        if option is None:
             self.send(f"Error (unknown option): {given.strip()[:80]}")
-        elif not self.session.set_option(name, value.strip()):
+            return
+        if option.name == CLEAR_HASH:
+            self.thinker.clear()
+            return
+        ok, value = option.parse(text)
+        if not ok:
             self.send(f"Error (bad option value): {arg[:80]}")
-        elif name == "Hash":
+            return
+        self.session.set_option(option.name, value)
+        if option.name == HASH:
             self.thinker.searcher.set_hash_size(int(value))
             self._start_helpers()
-        elif name == "MultiPV":
+        elif option.name == MULTIPV:
             self._analyze_again()
 
     def cmd_perft(self, arg: str) -> None:

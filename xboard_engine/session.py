@@ -3,14 +3,13 @@ clocks as the GUI reports them, undo, setboard and the announcement of random se
 
 Nothing here reads or writes protocol text except the few lines the GUI must receive verbatim
 (``setup``/``piece`` announcements, result claims), which are returned, not sent.  XBoard's guided
-move entry (``lift``, ``put``) is ``guided_entry.py``'s, the engine's options ``cecp_options.py``'s,
+move entry (``lift``, ``put``) is ``guided_entry.py``'s, the engine's options ``engine_options.py``'s,
 and FEN and ``setup`` in XBoard's terms ``xboard_fen.py``'s.
 """
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from .cecp_options import MISDRAWS, OPTIONS
-from .digits import parse_int
+from .engine_options import CECP, LANCER_TURN_CASTLES, MISDRAWS, SETUP_NUMBER, OptionValue, default_values
 from .errors import RulesError
 from .guided_entry import GuidedEntry
 from .moves import Move
@@ -37,7 +36,7 @@ class Session(GuidedEntry):
     """The game being played; the thinker reads it and, under its lock, plays the engine's moves."""
 
     def __init__(self) -> None:
-        self.options: Dict[str, str] = {name: str(spec[0]) for name, spec in OPTIONS.items()}
+        self.options: Dict[str, OptionValue] = default_values(CECP)
         # The random setup last announced with `setup`, kept while no move has been made: XBoard
         # sends `new`/`variant` more than once before a game and keeps the first setup it got.
         self._announced: Optional[Tuple[str, str]] = None
@@ -54,30 +53,17 @@ class Session(GuidedEntry):
         self._offered: Optional[str] = None       # the FEN last offered to the user (offer_fen)
         self.reset("normal")
 
-    def set_option(self, name: str, value: str) -> bool:
-        """One of ``options`` (the engine's `feature option`s); False for a value out of range."""
-        spec = OPTIONS[name]
-        if spec[1] is None:                     # a check box
-            if value not in ("0", "1"):
-                return False
-        else:
-            try:
-                number = parse_int(value)
-            except ValueError:
-                return False
-            if not spec[1] <= number <= spec[2]:
-                return False
-            value = str(number)
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Set one of ``options`` (by its name in ``engine_options.py``) to a value it has parsed."""
         self.options[name] = value
         if name == MISDRAWS:
             self._reset_picture()
-        return True
 
     # ------------------------------------------------------------------ game
     def reset(self, variant: str) -> None:
         """A new game of ``variant`` (``new``, ``variant``); the clock goes back to 40 moves in 5 min."""
         self.variant = variant
-        number = int(self.options.get("Setup number", "-1"))
+        number = int(self.options[SETUP_NUMBER])
         v = get_variant(variant)
         if v.setup != "fixed" and 0 <= number < v.setup_count:
             self.pos = Position(variant, number=number)
@@ -101,7 +87,7 @@ class Session(GuidedEntry):
 
     def _reset_picture(self) -> None:
         """XBoard shows the position as it is (a new game, a loaded position)."""
-        on = self.options[MISDRAWS] == "1" and not self.pos.variant.xboard_checks_legality
+        on = self.options[MISDRAWS] and not self.pos.variant.xboard_checks_legality
         self.picture = XBoardPicture(self.pos) if on else None
         self._pictures = []
 
@@ -276,10 +262,10 @@ class Session(GuidedEntry):
 
     def avoided_moves(self) -> Tuple[Move, ...]:
         """Legal moves the engine does not play while it has others: castles that turn the lancer
-        (XBoard relays them without the turn, XBOARD.md) unless option "Castle with lancer turn"
+        (XBoard relays them without the turn, XBOARD.md) unless option "Castle With Lancer Turn"
         allows them, and with XBoard 4.9.1's picture (``picture``) the moves it cannot show: those it
         would draw wrong, and first of all those it would not take (a move of a unit it lost)."""
-        turns = self.options["Castle with lancer turn"] == "0" and self.pos.variant.has_lancers
+        turns = not self.options[LANCER_TURN_CASTLES] and self.pos.variant.has_lancers
         pos = self.pos
         legal = pos.legal_moves()
         avoided = {m for m in legal if pos.castle_turns_partner(m)} if turns else set()

@@ -13,6 +13,7 @@ import traceback
 from typing import Callable, List, Optional, Tuple
 
 from .bench import Job
+from .engine_options import MULTIPV, NODES_PER_MOVE, SKILL
 from .errors import RulesError
 from .moves import Move
 from .position import Position
@@ -138,7 +139,7 @@ class Thinker:
         session = self.session
         if mode != "think":
             if mode == "analyze":
-                return Limits(exclude=tuple(session.exclude), multipv=int(session.options["MultiPV"]))
+                return Limits(exclude=tuple(session.exclude), multipv=int(session.options[MULTIPV]))
             return Limits()
         soft, hard = session.budget()
         nodes = None
@@ -146,14 +147,14 @@ class Thinker:
         if session.nps:
             nodes = max(1, int(session.nps * hard))
             soft = hard = None
-        fixed = int(session.options["Nodes per move"])
+        fixed = int(session.options[NODES_PER_MOVE])
         if fixed:
             nodes = fixed if nodes is None else min(nodes, fixed)
             soft = None                   # the clock's hard limit still applies
             randomize = False
         return Limits(soft_time=soft, hard_time=hard, depth=session.sd, nodes=nodes,
                       exclude=session.avoided_moves(), randomize=randomize, start=self._start_time,
-                      skill=int(session.options["Skill level"]))
+                      skill=int(session.options[SKILL]))
 
     def _think(self, mode: str, pos: Position) -> None:
         """Worker thread: search; in "think" mode play the move, then ponder if asked to."""

@@ -30,7 +30,10 @@ from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits
 from .smp import ParallelSearcher, usable_threads
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
-from .uci_input import ELO_MIN, ELO_PER_LEVEL, Go, parse_go, uci_options
+from .engine_options import (CHESS960, CLEAR_HASH, ELO, ELO_MIN, ELO_PER_LEVEL, HASH, LANCER_TURN_CASTLES,
+                             LIMIT_STRENGTH, MOVE_OVERHEAD, MULTIPV, SETUP_NUMBER, SKILL, THREADS, UCI,
+                             VARIANT, OptionValue, default_values, engine_options, find_option)
+from .uci_input import Go, parse_go
 from .variant import get_variant
 from .warmup import WarmUp, warmup_seconds
 
@@ -54,8 +57,7 @@ class UciEngine:
     def __init__(self, channel: Channel) -> None:
         self.channel = channel
         self.searcher = ParallelSearcher()
-        self.option_specs = {o.name.lower(): o for o in uci_options()}
-        self.options: Dict[str, str] = {o.name: o.default for o in self.option_specs.values()}
+        self.options: Dict[str, OptionValue] = default_values(UCI)
         self.lag = LagEstimate()
         self._expected: Optional[Tuple[int, float]] = None  # (ply, clock) the next `go` should report
         self._worker: Optional[threading.Thread] = None
@@ -113,13 +115,13 @@ class UciEngine:
     # ------------------------------------------------------------------ variant and position
     @property
     def variant(self) -> str:
-        name = self.options["UCI_Variant"]
+        name = str(self.options[VARIANT])
         return "normal" if name == "chess" else name
 
     @property
     def rules_variant(self) -> str:
         """The rules in force: orthodox chess with UCI_Chess960 is played as Chess960."""
-        if self.variant == "normal" and self.options["UCI_Chess960"] == "true":
+        if self.variant == "normal" and self.options[CHESS960]:
             return "fischerandom"
         return self.variant
 
@@ -128,7 +130,7 @@ class UciEngine:
         randomized variant the setup "Setup Number" names (orthodox chess with UCI_Chess960 keeps
         the orthodox start)."""
         v = get_variant(self.variant)
-        number = int(self.options["Setup Number"])
+        number = int(self.options[SETUP_NUMBER])
         if v.setup != "fixed" and 0 <= number < v.setup_count:
             start = Position(self.variant, number=number)
         else:
@@ -137,7 +139,7 @@ class UciEngine:
 
     def _announce_variant(self) -> None:
         v = get_variant(self.variant)
-        self.send(f"info string variant {self.options['UCI_Variant']} files {v.files} ranks {v.ranks} pocket 0 "
+        self.send(f"info string variant {self.options[VARIANT]} files {v.files} ranks {v.ranks} pocket 0 "
                   f"template fairy startpos {self._start_fen}")
 
     def cmd_position(self, arg: str) -> None:
@@ -186,8 +188,8 @@ class UciEngine:
     def cmd_uci(self, arg: str) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {AUTHOR}")
-        for option in self.option_specs.values():
-            self.send(option.line())
+        for option in engine_options(UCI):
+            self.send(option.uci_line())
         self._warmup.run(warmup_seconds())
         self.send("uciok")
 
@@ -201,24 +203,23 @@ class UciEngine:
             name, value = " ".join(words[1:at]), " ".join(words[at + 1:])
         else:
             name, value = " ".join(words[1:]), ""
-        spec = self.option_specs.get(name.replace("_", " ").lower()) or self.option_specs.get(name.lower())
+        spec = find_option(name, UCI)
         if spec is None:
             self.error(f"unknown option: {name[:80]}")
             return
-        if spec.kind == "button":
-            if spec.name == "Clear Hash":
-                self._stop_search()
-                self.searcher.clear()
+        if spec.name == CLEAR_HASH:
+            self._stop_search()
+            self.searcher.clear()
             return
-        parsed = spec.parse(value)
-        if parsed is None:
+        ok, parsed = spec.parse(value)
+        if not ok:
             self.error(f"bad value for {spec.name}: {value[:80]!r}")
             return
-        if self._searching() and spec.name in ("UCI_Variant", "UCI_Chess960", "Hash", "Setup Number"):
+        if self._searching() and spec.name in (VARIANT, CHESS960, HASH, SETUP_NUMBER):
             self._stop_search()
         self.options[spec.name] = parsed
-        if spec.name in ("Hash", "Threads"):
-            if spec.name == "Hash":
+        if spec.name in (HASH, THREADS):
+            if spec.name == HASH:
                 self.searcher.set_hash_size(int(parsed))
             else:
                 threads = usable_threads(int(parsed))
@@ -228,16 +229,16 @@ class UciEngine:
                 self.searcher.set_threads(threads)
             if not self._searching():
                 self.searcher.start_helpers()   # ready and warmed up when the next search begins
-        elif spec.name in ("UCI_Variant", "UCI_Chess960", "Setup Number"):
+        elif spec.name in (VARIANT, CHESS960, SETUP_NUMBER):
             self._new_start()
             self.pos = Position.from_fen(self._start_fen, self.rules_variant)
-            if spec.name == "UCI_Variant" or get_variant(self.variant).setup != "fixed":
+            if spec.name == VARIANT or get_variant(self.variant).setup != "fixed":
                 self._announce_variant()
 
     def _skill(self) -> int:
-        if self.options["UCI_LimitStrength"] == "true":
-            return min(FULL_SKILL - 1, (int(self.options["UCI_Elo"]) - ELO_MIN) // ELO_PER_LEVEL)
-        return int(self.options["Skill Level"])
+        if self.options[LIMIT_STRENGTH]:
+            return min(FULL_SKILL - 1, (int(self.options[ELO]) - ELO_MIN) // ELO_PER_LEVEL)
+        return int(self.options[SKILL])
 
     # ------------------------------------------------------------------ search
     def cmd_isready(self, arg: str) -> None:
@@ -268,7 +269,7 @@ class UciEngine:
     def _limits(self, go: Go, pos: Position, start: float, timed: bool = True) -> Limits:
         """The search limits of a ``go`` (without a time limit unless ``timed``); its clock counts
         from ``start``."""
-        overhead = int(self.options["Move Overhead"]) / 1000.0
+        overhead = int(self.options[MOVE_OVERHEAD]) / 1000.0
         soft = hard = None
         left = go.wtime if pos.stm == 0 else go.btime
         if not timed:
@@ -278,12 +279,12 @@ class UciEngine:
         elif left is not None:
             soft, hard = self._clock_budget(go, pos, left)
         avoid: Sequence[Move] = ()
-        if self.options["Castle With Lancer Turn"] == "false" and pos.variant.has_lancers:
+        if not self.options[LANCER_TURN_CASTLES] and pos.variant.has_lancers:
             legal = pos.legal_moves()
             turning = tuple(m for m in legal if pos.castle_turns_partner(m))
             avoid = turning if len(turning) < len(legal) else ()
         return Limits(soft_time=soft, hard_time=hard, depth=go.depth, nodes=go.nodes, exclude=avoid,
-                      start=start, skill=self._skill(), multipv=int(self.options["MultiPV"]),
+                      start=start, skill=self._skill(), multipv=int(self.options[MULTIPV]),
                       searchmoves=go.searchmoves, mate=go.mate)
 
     def _clock_budget(self, go: Go, pos: Position, left: float) -> Tuple[float, float]:
@@ -292,7 +293,7 @@ class UciEngine:
         if self._expected is not None and self._expected[0] + 2 == pos.ply:
             self.lag.update(self._expected[1], left)      # learn the GUI's lag as in CECP
         self._expected = None
-        lag = max(self.lag.value, int(self.options["Move Overhead"]) / 1000.0)
+        lag = max(self.lag.value, int(self.options[MOVE_OVERHEAD]) / 1000.0)
         clock = Clock(mps=go.movestogo or 0, base=0.0, inc=inc)
         made = 0 if go.movestogo else pos.fullmove - 1
         soft, hard = budget(clock, left, made, lag)
