@@ -155,8 +155,8 @@ def test_analysis_with_three_lines(warnings, protocol):
 
 UCI_SETTINGS = {"Hash": 16, "Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": 1400, "Skill Level": 12,
                 "Move Overhead": 50, "Clear Hash": None, "Setup Number": 3, "Castle With Lancer Turn": False}
-XBOARD_SETTINGS = {"Hash": 16, "Skill_level": 12, "Nodes_per_move": 5000, "Setup_number": 3,
-                   "Castle_with_lancer_turn": 1, "Avoid_moves_XBoard_4.9.1_misdraws": 1,
+XBOARD_SETTINGS = {"Hash": 16, "Skill_Level": 12, "Nodes_per_move": 5000, "Setup_Number": 3,
+                   "Castle_With_Lancer_Turn": 1, "Avoid_moves_XBoard_4.9.1_misdraws": 1,
                    "Clear_Hash": None, "memory": 32, "cores": 1,
                    # python-chess's own settings for XBoard engines (sent as commands):
                    "random": True, "computer": True, "name": "tester", "engine_rating": 2000,

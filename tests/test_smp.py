@@ -160,6 +160,7 @@ def test_helpers_search_and_their_nodes_are_summed():
     try:
         pos = bench_position("normal", None, None, "e2e4 e7e5 g1f3 b8c6")
         searcher.search(pos, Limits(soft_time=0.1, hard_time=0.3))   # the helpers start
+        searcher.wait_for_helpers()         # warmed up (on a loaded machine that takes seconds)
         result = searcher.search(pos, Limits(soft_time=1.5, hard_time=2.0))
         helpers = searcher.team.pids()
         assert len(helpers) == 2 and all(alive(p) for p in helpers)

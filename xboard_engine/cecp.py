@@ -46,7 +46,7 @@ class Engine:
         self._warmup = WarmUp()                 # run at the first `protover`, before `done=1` (warmup.py)
         self.channel.on_quit = self._halt
         self.session = Session()
-        self.thinker = Thinker(self.session, self.send, lambda text: self.channel.log("!", text))
+        self.thinker = Thinker(self.session, self.send, self.channel.internal_error)
         self.channel.sync_ready = lambda: self.thinker.searcher.helpers_warmed_up()
         self.cores = 1
         self._arrived = time.perf_counter()     # when the command being executed was read

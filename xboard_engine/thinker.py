@@ -1,120 +1,74 @@
-"""The worker thread: thinking on the engine's move, pondering, analysing, and the long commands
-(``perft``, ``bench``, ``hint``).
+"""CECP's thinking: the engine's move, pondering, analysing and ``hint``, run in the worker
+thread of ``driver.py`` (which UCI uses too) on the game ``session.py`` keeps.
 
-One job runs at a time, in a worker thread, so that the command loop answers ``ping``, ``?``, ``.``
-and the rest while it works.  ``stop(discard=True)`` ends a job and throws a search's move away (the
-GUI changed the position); the worker plays a move into the session only under ``lock`` and only if
-it was not discarded meanwhile.
+The worker plays a move into the session only under the driver's lock and only if the search was
+not discarded meanwhile (``stop(discard=True)``: the GUI changed the position).
 """
-import sys
-import threading
 import time
-import traceback
 from typing import Callable, List, Optional, Tuple
 
 from .bench import Job
+from .driver import SearchDriver
 from .engine_options import MULTIPV, NODES_PER_MOVE, SKILL
 from .errors import RulesError
 from .moves import Move
 from .position import Position
 from .search import Info, Limits, format_score
-from .smp import ParallelSearcher
 from .session import Session
 
 
 class Thinker:
-    """Runs the engine's searches on ``session``; ``send`` writes a protocol line, ``log`` records
-    an internal error."""
+    """Runs the engine's searches on ``session``; ``send`` writes a protocol line, ``log_error``
+    records the exception being handled."""
 
-    def __init__(self, session: Session, send: Callable[[str], None],
-                 log: Callable[[str], None]) -> None:
+    def __init__(self, session: Session, send: Callable[[str], None], log_error: Callable[[], None]) -> None:
         self.session = session
         self.send = send
-        self.log = log
-        self.lock = threading.Lock()        # guards the session against the worker's move
-        self.searcher = ParallelSearcher()
+        self.driver = SearchDriver(log_error)
+        self.searcher = self.driver.searcher
+        self.lock = self.driver.lock        # guards the session against the worker's move
         self.post = False
         self.ponder = False
         self.random = False
         self.analyzing = False
         self.last_score = 0
-        self.mode = ""                      # "", "think", "ponder", "analyze", or a job's name
-        self._worker: Optional[threading.Thread] = None
-        self._job: Optional[Job] = None     # the running long command (perft, bench, hint)
-        self.halted = False                 # after `quit`: every search and job stops at once
-        self._discard = False
         self._start_time = 0.0              # perf_counter the thinking time counts from
         self._clock_reported = False
         self._analysis: Tuple[int, int, Optional[Move], float] = (0, 0, None, 0.0)
 
+    @property
+    def mode(self) -> str:
+        """"", "think", "ponder", "analyze", or a long command's name."""
+        return self.driver.mode
+
     # ------------------------------------------------------------------ control
     def stop(self, discard: bool = True) -> None:
         """End the running search (if any) and wait for its thread."""
-        worker = self._worker
-        if worker is None:
-            return
-        with self.lock:
-            if discard:
-                self._discard = True
-        self.interrupt()
-        worker.join()
-        self._worker = None
-        self._job = None
-        self.mode = ""
+        self.driver.stop(discard)
 
     def wait(self) -> None:
         """Wait for the running search or job to end by itself."""
-        worker = self._worker
-        if worker is not None:
-            worker.join()
+        self.driver.wait()
 
     def halt(self) -> None:
         """``quit`` was read (reader thread): stop what runs, and whatever starts from now on."""
-        self.halted = True
-        self.interrupt()
-
-    def interrupt(self) -> None:
-        """Ask the running search or job to end soon (any thread; does not wait)."""
-        job = self._job
-        if job is not None:
-            job.stop()
-        self.searcher.stop()
+        self.driver.halt()
 
     def start_job(self, name: str, run: Callable[[Job], None]) -> None:
         """Run ``run(job)`` in the worker thread (a long command: perft, bench, hint), stopped like
         a search by ``stop`` and ``move_now``."""
-        self.stop(discard=True)
-        job = Job()
-        job.searcher = self.searcher
-        self.searcher.stop_requested = self.halted
-        self._job = job
-        if self.halted:
-            job.stop()
-        self.mode = name
-        self._worker = threading.Thread(target=self._run_job, args=(run, job), daemon=True)
-        self._worker.start()
-
-    def _run_job(self, run: Callable[[Job], None], job: Job) -> None:
-        try:
-            run(job)
-        except Exception:
-            self.log(traceback.format_exc().replace("\n", " | "))
-            sys.stderr.write(traceback.format_exc())
+        self.driver.start_job(name, run)
 
     def start(self, mode: str, arrived: float) -> None:
         """Start a search in ``mode``; its time counts from ``arrived`` (when the command that
         started it was read) or from the `time` report before it."""
         self.stop(discard=True)
-        self._discard = False
-        self.searcher.stop_requested = self.halted
-        self.mode = mode
         pos = self.session.pos.copy()
         if mode == "think":
             self._start_time, self._clock_reported = self.session.think_start(arrived)
         else:
             self._start_time, self._clock_reported = arrived, False
-        self._worker = threading.Thread(target=self._think, args=(mode, pos), daemon=True)
-        self._worker.start()
+        self.driver.start(mode, lambda: self._think(mode, pos))
 
     def maybe_think(self, arrived: float) -> None:
         """After the position changed: analyse, think if it is the engine's move, else ponder."""
@@ -128,8 +82,8 @@ class Thinker:
 
     def move_now(self) -> None:
         """``?``: play the move found so far; also ends a long command."""
-        if self.mode == "think" or self._job is not None:
-            self.interrupt()
+        if self.mode == "think" or self.driver.running_job():
+            self.driver.interrupt()
 
     def clear(self) -> None:
         self.searcher.clear()
@@ -162,22 +116,25 @@ class Thinker:
         move = self._run_search(mode, pos)
         if mode != "think":
             return
+        ponder_from = self.driver.deliver(lambda: self._play(move, start, clock_reported))
+        if ponder_from is not None:
+            self._run_search("ponder", ponder_from)
+
+    def _play(self, move: Optional[Move], start: float, clock_reported: bool) -> Optional[Position]:
+        """Under the driver's lock: play the search's move into the session; the position to ponder
+        on next, if pondering."""
         session = self.session
-        with self.lock:
-            if self._discard:
-                return
-            if move is None:
-                self._claim()
-                return
-            text = session.play_engine_move(move, start, time.perf_counter(), clock_reported)
-            self.send(f"move {text}")
+        if move is None:
             self._claim()
-            if not (self.ponder and not session.game_over and not session.force):
-                return
-            self.searcher.stop_requested = self.halted
-            self.mode = "ponder"
-            pos = session.pos.copy()
-        self._run_search("ponder", pos)
+            return None
+        text = session.play_engine_move(move, start, time.perf_counter(), clock_reported)
+        self.send(f"move {text}")
+        self._claim()
+        if not (self.ponder and not session.game_over and not session.force):
+            return None
+        self.searcher.stop_requested = self.driver.halted
+        self.driver.mode = "ponder"
+        return session.pos.copy()
 
     def _claim(self) -> None:
         line = self.session.claim()
@@ -194,13 +151,7 @@ class Thinker:
                           f"{pv_text(pos, i.pv)}")
 
         self._analysis = (0, 0, None, 0.0)
-        try:
-            return self.searcher.search(pos, self._limits(mode), on_info=info).move
-        except Exception:                       # the engine must still move, and legally
-            self.log(traceback.format_exc().replace("\n", " | "))
-            sys.stderr.write(traceback.format_exc())
-            legal = pos.legal_moves()
-            return legal[0] if legal else None
+        return self.driver.search(pos, self._limits(mode), on_info=info).move
 
     # ------------------------------------------------------------------ reports
     def status_line(self) -> Optional[str]:
@@ -217,7 +168,7 @@ class Thinker:
     def hint(self) -> None:
         """``hint``: a quick search in the worker, answered with ``Hint: MOVE`` (nothing while a
         search runs or without a legal move)."""
-        if self._worker is not None and self._worker.is_alive():
+        if self.driver.busy():
             return
         pos = self.session.pos.copy()
 

@@ -9,25 +9,25 @@ two-leg castles with a comma, a pass ``@@@@``; ``0000`` is read as a pass too); 
 king takes own rook (``e1h1``), as UCI GUIs send them.
 
 Threads: the channel (``textio.py``) reads standard input, answers ``isready`` there (when every
-command before it is done) and ends the process at ``quit``; the main thread executes commands in order; one search (or ``go perft``,
-``bench``) at a time runs in a worker thread, so ``stop`` and ``ponderhit`` are answered while it
-thinks.  Every ``go`` but ``go perft`` is answered by exactly one ``bestmove``; after ``go infinite``
+command before it is done) and ends the process at ``quit``; the main thread executes commands in
+order; one search (or ``go perft``, ``bench``) at a time runs in the worker thread of ``driver.py``
+(CECP's too), so ``stop`` and ``ponderhit`` are answered while it thinks.  Every ``go`` but ``go perft`` is answered by exactly one ``bestmove``; after ``go infinite``
 or ``go ponder`` only once ``stop`` or ``ponderhit`` came.  A search's clock counts from the arrival
 of the ``position`` it searches (the GUI's clock runs from there: cutechess starts it when it sends
 ``position`` and ``isready``).  Bad input gets an ``info string error`` line and changes nothing.
 The options and the words of ``go`` are read in ``uci_input.py``.
 """
-import threading
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import __version__
-from .bench import MAX_PERFT_DEPTH, Job, run_bench, run_perft
+from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
+from .driver import SearchDriver
 from .errors import RulesError
 from .moves import Move
 from .position import Position
 from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits
-from .smp import ParallelSearcher, usable_threads
+from .smp import usable_threads
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
 from .engine_options import (CHESS960, CLEAR_HASH, ELO, ELO_MIN, ELO_PER_LEVEL, HASH, LANCER_TURN_CASTLES,
@@ -56,16 +56,12 @@ class UciEngine:
 
     def __init__(self, channel: Channel) -> None:
         self.channel = channel
-        self.searcher = ParallelSearcher()
+        self.driver = SearchDriver(channel.internal_error if channel is not None else (lambda: None))
+        self.searcher = self.driver.searcher
         self.options: Dict[str, OptionValue] = default_values(UCI)
         self.lag = LagEstimate()
         self._expected: Optional[Tuple[int, float]] = None  # (ply, clock) the next `go` should report
-        self._worker: Optional[threading.Thread] = None
-        self._cond = threading.Condition()
-        self._hold = False              # a `go infinite`/`go ponder` search waits for stop/ponderhit
         self._go: Go = Go()
-        self._job: Optional[Job] = None     # a running `go perft` or `bench`
-        self._halted = False                # after `quit`: every search and job stops at once
         self._arrived = time.perf_counter()
         self._position_arrived: Optional[float] = None   # the `position` the next `go` searches
         # the last `position`: ((rules, start), its move texts, the position they lead to), so that
@@ -90,8 +86,8 @@ class UciEngine:
 
     def run(self) -> None:
         self.channel.serve(self._execute, lambda line: f"info string error: internal error on {line[:80]}")
-        if self._job is not None and self._worker is not None and not self.channel.quitting.is_set():
-            self._worker.join()             # end of input: a script's perft or bench runs to its end
+        if self.driver.running_job() and not self.channel.quitting.is_set():
+            self.driver.wait()              # end of input: a script's perft or bench runs to its end
         self._stop_search()
 
     def _execute(self, line: str, arrived: float) -> bool:
@@ -260,11 +256,7 @@ class UciEngine:
         pos = self.pos.copy()
         limits = self._limits(go, pos, start, timed=not (go.ponder or go.infinite))
         self._go = go
-        with self._cond:
-            self._hold = (go.infinite or go.ponder) and not self._halted
-        self.searcher.stop_requested = self._halted
-        self._worker = threading.Thread(target=self._think, args=(pos, limits, go, start), daemon=True)
-        self._worker.start()
+        self.driver.start("search", lambda: self._think(pos, limits, go, start), hold=go.infinite or go.ponder)
 
     def _limits(self, go: Go, pos: Position, start: float, timed: bool = True) -> Limits:
         """The search limits of a ``go`` (without a time limit unless ``timed``); its clock counts
@@ -312,16 +304,11 @@ class UciEngine:
         def currmove(depth: int, move: Move, number: int) -> None:     # called with pos at the root
             self.send(f"info depth {depth} currmove {pos.uci_text(move)} currmovenumber {number}")
 
-        try:
-            result = self.searcher.search(pos, limits, on_info=info, on_currmove=currmove)
-            move, pv = result.move, result.pv
-        except Exception:                       # the engine must still answer, and legally
-            self.channel.internal_error()
-            legal = pos.legal_moves()
-            move, pv = (legal[0] if legal else None), []
-        with self._cond:
-            while self._hold:
-                self._cond.wait()
+        result = self.driver.search(pos, limits, on_info=info, on_currmove=currmove)
+        self.driver.deliver(lambda: self._answer(pos, result.move, result.pv, go, start))
+
+    def _answer(self, pos: Position, move: Optional[Move], pv: List[Move], go: Go, start: float) -> None:
+        """Answer a search with ``bestmove`` (and the move to ponder on)."""
         if move is None:
             self.send("bestmove (none)")
             return
@@ -350,52 +337,16 @@ class UciEngine:
         self.send(line)
 
     def _searching(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
-
-    def _release(self) -> None:
-        with self._cond:
-            self._hold = False
-            self._cond.notify_all()
+        return self.driver.busy()
 
     def _halt(self) -> None:
         """``quit`` was read (reader thread): stop what runs, and whatever starts from now on."""
-        self._halted = True
         self._warmup.stop()
-        self._interrupt()
-
-    def _interrupt(self) -> None:
-        """Ask the running search or job to end (any thread; does not wait)."""
-        job = self._job
-        if job is not None:
-            job.stop()
-        self.searcher.stop()
-        self._release()
+        self.driver.halt()
 
     def _stop_search(self) -> None:
         """End the running search (or job); a search answers with its bestmove before this returns."""
-        worker = self._worker
-        if worker is None:
-            return
-        self._interrupt()
-        worker.join()
-        self._worker = None
-        self._job = None
-
-    def _start_job(self, run: Callable[[Job], None]) -> None:
-        """Run a long command (``go perft``, ``bench``) in the worker thread; ``stop`` ends it."""
-        self._stop_search()
-        job = Job()
-        self._job = job
-        if self._halted:
-            job.stop()
-
-        def work() -> None:
-            try:
-                run(job)
-            except Exception:
-                self.channel.internal_error()
-        self._worker = threading.Thread(target=work, daemon=True)
-        self._worker.start()
+        self.driver.stop(discard=False)
 
     def cmd_stop(self, arg: str) -> None:
         self._stop_search()
@@ -414,7 +365,7 @@ class UciEngine:
                 self.searcher.set_time(limits.soft_time, limits.hard_time, self._arrived)
             elif limits.depth is None and limits.nodes is None and limits.mate is None:
                 self.searcher.stop()             # nothing bounds it: answer now
-            self._release()
+            self.driver.release()
 
     # ------------------------------------------------------------------ extras
     def cmd_ignore(self, arg: str) -> None:
@@ -429,14 +380,15 @@ class UciEngine:
             self.error(f"perft depth must be 0..{MAX_PERFT_DEPTH}: {depth}")
             return
         pos = self.pos.copy()
-        self._start_job(lambda job: run_perft(self.send, "info string perft", pos, depth, job))
+        self.driver.start_job("perft", lambda job: run_perft(self.send, "info string perft", pos, depth, job))
 
     def cmd_bench(self, arg: str) -> None:
         if arg not in ("", "quick"):
             self.error(f"bad bench argument, expected nothing or quick: {arg[:80]}")
             return
-        self._start_job(lambda job: run_bench(lambda line: self.send(f"info string {line.lstrip('# ')}"),
-                                              arg == "quick", job))
+        self._stop_search()                 # a search still answers with its bestmove
+        write = lambda line: self.send(f"info string {line.lstrip('# ')}")      # noqa: E731
+        self.driver.start_job("bench", lambda job: run_bench(write, arg == "quick", job))
 
     COMMANDS: Dict[str, Callable[["UciEngine", str], None]] = {}
 
