@@ -33,7 +33,7 @@ MATERIALS = {
     "KBN": ("8piece", "BN"),
     "KBS": ("8piece", "BS"),
 }
-LANCER_LETTERS = "CDEFGHMO"        # facings N NE E SE S SW W NW (RULINGS R3.6)
+LANCER_LETTERS = "CDEFGHMO"        # facings N NE E SE S SW W NW (R3.6)
 
 
 def random_position(variant: str, units: str, rng: random.Random) -> Position:

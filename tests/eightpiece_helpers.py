@@ -1,7 +1,7 @@
 """Helpers shared by the 8-Piece rule tests (8piece and 8piece-2019 use the same board and letters)."""
 
 START = "jfsqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JDSQKBNR w KQkq - 0 1"
-# Lancer facing letters (RULINGS R3.6) and their (file, rank) steps.
+# Lancer facing letters (R3.6) and their (file, rank) steps.
 FACINGS = {"c": (0, 1), "d": (1, 1), "e": (1, 0), "f": (1, -1),
            "g": (0, -1), "h": (-1, -1), "m": (-1, 0), "o": (-1, 1)}
 

@@ -48,7 +48,7 @@ def test_handshake_features(engine):
     assert engine.lines(engine.sync()) == []
 
 
-# How XBoard hosts each variant (shared/XBOARD.md): piece-to-char table, parent, extra piece lines.
+# How XBoard hosts each variant (README, "Play in XBoard"): piece-to-char table, parent, extra piece lines.
 # `piece` lines in XBoard's Betza: a lancer facing N is a slider forward for White (f = north) and
 # backward for Black (XBoard turns Black's directions round); Betza cannot say that it jumps its own
 # units, holds (jailer), pushes (sentry) or jump captures (2019 sentry): those are moves to empty
@@ -314,7 +314,7 @@ def test_human_move_xboard_491_misdraws_gets_the_true_position(engine):
 C80_CASTLES = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R {} KQkq - 0 1"
 
 
-# R5.4 as XBoard reads it (established live in XBoard 4.9.1, shared/XBOARD.md): a human's drag or typed
+# R5.4 as XBoard reads it (established live in XBoard 4.9.1): a human's drag or typed
 # move of the king onto its own rook arrives as plain `usermove e1a1` and XBoard shows the Chess960
 # castle, K c1 R d1 (towards j1: K i1 R h1). The engine must show the same board and play on from it.
 @pytest.mark.parametrize("stm,text,xboard_shows", [

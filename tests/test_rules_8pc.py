@@ -1,7 +1,7 @@
 """Named rule tests of 8 Player Chess (issue 13).
 
-Rule text: shared/seeds/8-player-chess.txt (tests ``test_text_*``, named after its sentences);
-rulings: shared/EIGHT_PLAYER.md (tests ``test_E*``).  Where the text leaves a choice and the core made
+Rule text: the 8 Player Chess article (tests ``test_text_*``, named after its sentences);
+rulings: docs/EIGHT_PLAYER_RULES.md (tests ``test_E*``).  Where the text leaves a choice and the core made
 a reading (xboard_engine/multi/game.py), the test's docstring names the reading.
 
 Positions are built with ``eightplayer_helpers.position_text``: a few units, the seats in the game
@@ -579,7 +579,7 @@ def test_text_capturing_grey_pieces_of_a_mated_player_gives_no_points():
 
 # ====================================================================== E4.4 king capture
 
-# D1 of issue 24: Blue's king a17, a Red rook a20 behind a White knight a19.  Any knight move uncovers
+# Issue 24's first defect: Blue's king a17, a Red rook a20 behind a White knight a19.  Any knight move uncovers
 # the rook (a discovered attack); Red moves before Blue, so Blue has not had a turn to answer it.
 DISCOVERY = {"a19": "wN", "a20": "rR", "c16": "bB"}
 
@@ -682,7 +682,7 @@ def test_perft_E4_4_king_captures_are_counted_as_moves():
 
 # ====================================================================== E4.5 partners never score from each other
 
-# D2 of issue 24: Orange's Rh17 checks Blue's king a17 along rank 17 (b17 with it); Green, Blue's
+# Issue 24's second defect: Orange's Rh17 checks Blue's king a17 along rank 17 (b17 with it); Green, Blue's
 # partner, holds a18, b18 and b16 and fills the last escape a16 with Nc15-a16.
 PARTNER_MATE = {"h10": "oR", "a18": "gR", "b18": "gR", "b16": "gN", "c15": "gN", "x21": "oK"}
 

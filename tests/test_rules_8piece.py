@@ -1,7 +1,7 @@
 """Rule tests for `8piece` (8-Piece Chess, current rules: sentry pushes).
 
-Rulings: shared/RULINGS.md (R..), project rulings: docs/RULES.md (P..), rule text:
-shared/seeds/8-piece-chess-rules.txt (test_seed_*).
+Rulings (R..) and project rulings (P..): docs/RULES.md; tests named test_seed_* follow the sentences of
+the rule text "Rules of 8-Piece Chess" (where it is published: docs/RULES.md).
 
 FEN letters: J jailer, S sentry, lancer facing N NE E SE S SW W NW = C D E F G H M O.
 Move texts: lancer turn = facing-letter suffix, push `SENTRYFROM+UDEST,UDEST+SENTRYTO`, pass `@@@@`.

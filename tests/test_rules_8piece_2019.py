@@ -1,7 +1,7 @@
 """Rule tests for `8piece-2019` (8-Piece Chess, original 2019 rules: the sentry jump-captures).
 
-Rulings: shared/RULINGS.md R2.3, R7.1, R9.1-R9.3 (jailer R4, lancer R3 still apply), project ruling
-P3 (docs/RULES.md); rule text: shared/seeds/8-piece-chess-2019.txt (test_seed_*).
+Rulings: docs/RULES.md R2.3, R7.1, R9.1-R9.3 (jailer R4, lancer R3 still apply), project ruling
+P3 (docs/RULES.md); rule text: the 2019 8-Piece Chess page (test_seed_*).
 Move texts: jump capture `c1f4,f4g5` (from, victim, landing), edge capture `d3a6`.
 """
 from eightpiece_helpers import START, lancer_texts, outcome_termination, play, texts_from

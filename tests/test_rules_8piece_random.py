@@ -1,7 +1,7 @@
 """Rule tests for `8piece-random` (Randomized 8-Piece Chess).
 
-Rulings: shared/RULINGS.md R3.5, R5.2, R10.1; rule texts: the "Randomized 8-Piece Chess" sections of
-shared/seeds/8-piece-chess-rules.txt and shared/seeds/8-piece-chess-2019.txt (test_seed_*).
+Rulings: docs/RULES.md R3.5, R5.2, R10.1; rule texts: the "Randomized 8-Piece Chess" sections of
+the current and the 2019 8-Piece Chess pages (test_seed_*; where they are published: docs/RULES.md).
 """
 import functools
 import random

@@ -1,4 +1,4 @@
-"""chess80 (shared/seeds/chess80.txt): flexible castling (R5.4), the Duke (R6.1), and one test per
+"""chess80 (docs/RULES.md): flexible castling (R5.4), the Duke (R6.1), and one test per
 rule sentence of the seed text (test_seed_chess80_*). Board 10x8, files a..j."""
 
 import pytest
@@ -81,7 +81,7 @@ def test_R5_4_castle_text_forms_accepted(text, rank1):
 
 # Plain king-takes-own-rook text: XBoard 4.9.1 (chess80 hosted with legality testing on) sends it for a
 # human's drag or typed move of the king onto its rook and shows a Chess960 castle, king on the c- or
-# i-file, rook beside it (established live; shared/XBOARD.md). The engine reads it the same way.
+# i-file, rook beside it (established live in XBoard 4.9.1). The engine reads it the same way.
 @pytest.mark.parametrize("stm,text,back_rank,canonical", [
     ("w", "e1a1", "2KR5R", "e1c1"),
     ("w", "e1j1", "R6RK1", "e1i1"),
@@ -357,7 +357,7 @@ def test_seed_chess80_threefold_repetition():
 
 
 def test_seed_chess80_stalemate():
-    """This includes ... stalemate ... (stalemate is a draw, RULINGS R2.1)"""
+    """This includes ... stalemate ... (stalemate is a draw, R2.1)"""
     # Black king a8: the c5 duke covers a7 (diagonal jump), the c7 king covers b7 and b8;
     # a8 itself is not attacked (c5-a8 is no duke move).
     pos = pos_("k9/2K7/10/2D7/10/10/10/10 b - - 0 1")

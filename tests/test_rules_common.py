@@ -1,4 +1,4 @@
-"""Common rules (RULINGS R2.x, R5.2, R7.1, R11.1 orthodox parts, P4, P7) for
+"""Common rules (docs/RULES.md R2.x, R5.2, R7.1, R11.1 orthodox parts, P4, P7) for
 normal, fischerandom, chess80 and fullcavalry."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""fullcavalry (shared/seeds/full-cavalry.txt): lancers (R3.1-R3.5), castling (R5.3), lancer SAN
+"""fullcavalry (docs/RULES.md): lancers (R3.1-R3.5), castling (R5.3), lancer SAN
 (R11.1), and one test per rule sentence of the seed text (test_seed_fullcavalry_*).
 
 Lancer FEN letters by facing N NE E SE S SW W NW = C D E F G H M O (white upper, black lower);

@@ -556,7 +556,7 @@ def test_the_leader_of_the_last_two_claims_the_game_with_the_button(tmp_path, dr
 
 
 def test_E4_4_a_king_is_captured_by_clicks(tmp_path, driver):
-    """E4.4 on the page (issue 24's D1): White's knight a19 leaves for c20 and uncovers Red's rook a20
+    """E4.4 on the page (issue 24's first defect): White's knight a19 leaves for c20 and uncovers Red's rook a20
     on Blue's king a17; Red clicks the rook, then the king's square.  The page shows Blue out with
     its units grey, Red's 25 points and the referee's words; the record replays to it."""
     from eightplayer_helpers import make_game as board_with

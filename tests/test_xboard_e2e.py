@@ -6,7 +6,7 @@ started with `--log`. Checked afterwards:
   move-count limit); nothing ends by forfeit, illegal move, time, a crash or a missing `setup`. One
   exception, confirmed from the logs: in 8piece/8piece-random XBoard 4.9.1 loses a pushed unit, or a
   jailer or lancer the king castles with, from its board and forfeits the side that later moves it
-  (shared/XBOARD.md: 4.9.1 cannot draw pushes; issue 10);
+  (README, "What XBoard 4.9.1 shows": 4.9.1 cannot draw pushes; issue 10);
 - both engines' logs hold the same games, which replay through the rules core to the same final FEN,
   neither engine rejected a move or reported an error, and every result an engine claimed is the rules
   core's;
@@ -59,7 +59,7 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-# variant -> (XBoard legality testing, XBoard can notate its moves in PGN); shared/XBOARD.md
+# variant -> (XBoard legality testing, XBoard can notate its moves in PGN); README, "Play in XBoard"
 VARIANTS: Dict[str, Tuple[bool, bool]] = {
     "normal": (True, True),
     "fischerandom": (True, True),
@@ -91,7 +91,7 @@ RULE_ENDINGS = {
     "Draw by fifty-move rule": "fifty_moves",
     "Insufficient material": "insufficient_material",
 }
-# 8-Piece push variants: XBoard 4.9.1 cannot draw a push (shared/XBOARD.md) and then forfeits a move
+# 8-Piece push variants: XBoard 4.9.1 cannot draw a push (README) and then forfeits a move
 # of the pushed unit, which it no longer shows; the test excuses that ending when the logs confirm it.
 PUSH_VARIANTS = ("8piece", "8piece-random")
 FORFEIT_LOST_UNIT = re.compile(r"^Xboard: Forfeit due to invalid move: (\S+) \(")

@@ -101,7 +101,7 @@ def parse_engine_log(path: Path) -> List[LogGame]:
 def start_position(game: LogGame, announced: Sequence[Optional[str]] = ()) -> Position:
     """Where the engine's game started: XBoard's setboard, or else the variant's start (the setup it sent).
 
-    XBoard's FEN drops castling rights whose partner is no rook (shared/XBOARD.md); a setboard of an
+    XBoard's FEN drops castling rights whose partner is no rook (seen in XBoard 4.9.1); a setboard of an
     array an engine announced in its `setup` therefore starts from the announced FEN, with full rights."""
     if game.setboard_fen:
         for fen in (game.setup_fen, *announced):

@@ -1,6 +1,6 @@
 """FEN: reading a position's text into its state (with the checks that keep it possible) and back.
 
-The 8-Piece variants may carry a 7th field, the push restriction R8.7 (``f4f5``), see RULINGS R3.6.
+The 8-Piece variants may carry a 7th field, the push restriction R8.7 (``f4f5``), see docs/RULES.md R3.6.
 """
 from typing import TYPE_CHECKING, List, Optional, Tuple
 

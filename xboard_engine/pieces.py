@@ -18,7 +18,7 @@ SENTRY_JUMP = 5     # R9: bishop moves to empty squares, captures by jumping (20
 
 ORTHOGONAL: Tuple[Step, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL: Tuple[Step, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-# Lancer facings in FEN-letter order N NE E SE S SW W NW (RULINGS R3.6).
+# Lancer facings in FEN-letter order N NE E SE S SW W NW (R3.6).
 FACINGS: Tuple[Step, ...] = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 FACING_LETTERS = "CDEFGHMO"
 FACING_NAMES = ("n", "ne", "e", "se", "s", "sw", "w", "nw")

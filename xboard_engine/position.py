@@ -162,7 +162,7 @@ class Position:
         return notation.parse_uci(self, text)
 
     def san(self, m: Move) -> str:
-        """SAN of legal move ``m`` (RULINGS R11.1)."""
+        """SAN of legal move ``m`` (R11.1)."""
         _check_move(m, "san")
         return notation.san(self, m)
 

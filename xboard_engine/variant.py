@@ -328,7 +328,7 @@ _CACHE: Dict[str, Variant] = {}
 
 
 def variant_names() -> List[str]:
-    """The engine names of every variant, in the order of RULINGS §1."""
+    """The engine names of every variant, in the order of docs/RULES.md R1."""
     global _DEFINITIONS
     if _DEFINITIONS is None:
         _DEFINITIONS = _read_definitions()

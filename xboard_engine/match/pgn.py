@@ -17,7 +17,7 @@ def _escape(value: str) -> str:
 
 
 def game_to_pgn(game: GameRecord, site: str = "?") -> str:
-    """One game as PGN text (tags, SAN per RULINGS R11.1, the reason as a final comment)."""
+    """One game as PGN text (tags, SAN per R11.1, the reason as a final comment)."""
     tags = [("Event", game.event), ("Site", site), ("Date", game.date or "????.??.??"),
             ("Round", game.round), ("White", game.white), ("Black", game.black), ("Result", game.result)]
     if game.variant != "normal":

@@ -1,4 +1,4 @@
-"""Games of more than two players: 8 Player Chess (EIGHT_PLAYER.md).
+"""Games of more than two players: 8 Player Chess (docs/EIGHT_PLAYER_RULES.md).
 
 ``MultiPosition`` is the rules core (moves, make/unmake, check); ``Game`` the referee (turns,
 eliminations, credits, points, modes, options, the end); ``bots`` the bots that play it

@@ -1,4 +1,4 @@
-"""How seats leave a game of 8 Player Chess and what it is worth (EIGHT_PLAYER.md E4): the checks on
+"""How seats leave a game of 8 Player Chess and what it is worth (docs/EIGHT_PLAYER_RULES.md E4): the checks on
 each king and when each came, the mates and stalemates in waiting and who is credited with them
 (E4.2, E4.5, the save and the stealing rule), the elimination of a seat without a legal move (E4.1),
 a king captured (E4.4), a resignation or time-out, and the points and team counts that follow.

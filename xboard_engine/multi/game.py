@@ -1,5 +1,5 @@
 """The referee of a game of 8 Player Chess: turns, eliminations, credits, points, modes, options and
-the end of the game (EIGHT_PLAYER.md E3-E5, the seed text's rules and tables).
+the end of the game (docs/EIGHT_PLAYER_RULES.md E3-E5).
 
 A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign``, ``timeout`` and
 ``claim``.  After each, the seats that have no legal move at the start of their turn are eliminated
