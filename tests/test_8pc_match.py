@@ -15,7 +15,6 @@ from xboard_engine.multi.game import MODES, Game
 from xboard_engine.multi.match import MatchError, RandomPlayer, play_game, run_games
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HAVE_BOTS = os.path.exists(os.path.join(ROOT, "xboard_engine", "multi", "bots.py"))
 COLOURS = ["White", "Red", "Blue", "Yellow", "Purple", "Orange", "Green", "Black"]
 
 
@@ -90,7 +89,6 @@ def test_command_max_moves_leaves_a_game_unfinished_that_replays(tmp_path):
     assert '[Result "*"]' in (tmp_path / "game-001.txt").read_text(encoding="utf-8")
 
 
-@pytest.mark.skipif(not HAVE_BOTS, reason="xboard_engine/multi/bots.py is not there yet")
 def test_command_bots_against_random_players_with_swap(tmp_path):
     proc = run_8pc("--games", "2", "--seed", "7", "--seat", "w,b,p,g=depth1,movetime0.05",
                    "--seat", "r,y,o,n=random", "--swap-halfway", "--max-moves", "120", "--out", str(tmp_path))
@@ -103,7 +101,6 @@ def test_command_bots_against_random_players_with_swap(tmp_path):
     assert totals["bot (depth 1, 0.05 s)"]["moves"] > 0
 
 
-@pytest.mark.skipif(not HAVE_BOTS, reason="xboard_engine/multi/bots.py is not there yet")
 @pytest.mark.parametrize("mode", MODES)
 def test_command_eight_depth_one_bots_in_each_mode(tmp_path, mode):
     proc = run_8pc("--mode", mode, "--games", "1", "--depth", "1", "--movetime", "0.05", "--seed", "1",
@@ -113,7 +110,6 @@ def test_command_eight_depth_one_bots_in_each_mode(tmp_path, mode):
     assert rows[0]["timeouts"] == 0
 
 
-@pytest.mark.skipif(not HAVE_BOTS, reason="xboard_engine/multi/bots.py is not there yet")
 def test_command_fewer_bots_fill_the_other_seats_with_random_movers(tmp_path):
     proc = run_8pc("--bots", "2", "--movetime", "0.02", "--games", "1", "--seed", "4", "--max-moves", "40",
                    "--out", str(tmp_path))

@@ -1,5 +1,6 @@
 """Protocol transcripts: every CECP command, driven through the real engine process."""
 import random
+import re
 from pathlib import Path
 import time
 
@@ -509,18 +510,29 @@ def test_ping_answered_while_thinking_and_question_mark(engine):
     assert time.monotonic() - start < 2.0
 
 
-def test_post_and_nopost(engine):
-    engine.setup()
-    engine.send("post")
-    engine.send("sd 3")
+THINKING_LINE = re.compile(r"^\d+ -?\d+ \d+ \d+ \S")    # ply score time nodes pv
+
+
+def _thinking_lines_of_one_move(engine):
+    """Send ``go`` and return the thinking lines the engine wrote from then until its ``move``."""
+    engine.sync()                       # everything written before the go is read here
     engine.send("go")
-    engine.expect(r"(?m)^1 -?\d+ \d+ \d+ \S+")
-    engine.engine_move()
+    engine.engine_move()                # child.before: what came after the pong and before the move
+    return [line for line in engine.lines(engine.child.before) if THINKING_LINE.match(line)]
+
+
+def test_post_and_nopost(engine):
+    """post: thinking lines while the engine thinks; nopost: none; post again: they are back."""
+    engine.setup()
+    engine.send("sd 3")
+    engine.send("post")
+    assert len(_thinking_lines_of_one_move(engine)) >= 3      # one a depth at least
     engine.send("force")
     engine.send("nopost")
-    engine.send("go")
-    engine.engine_move()
-    assert not [l for l in engine.lines(engine.child.before) if l[0].isdigit()]
+    assert _thinking_lines_of_one_move(engine) == []
+    engine.send("force")
+    engine.send("post")
+    assert len(_thinking_lines_of_one_move(engine)) >= 3
 
 
 def test_analyze_mode(engine):

@@ -37,7 +37,38 @@ class GameResult(NamedTuple):
 
 
 class Game(Eliminations):
-    """One game of 8 Player Chess in a mode with options, from the start or from a position text."""
+    """One game of 8 Player Chess in a mode with options, from the start or from a position text.
+
+    The calls of docs/EIGHT_PLAYER_API.md (tests/test_docstrings.py checks that each has an example):
+
+    >>> game = Game("singles", seed=1)
+    >>> m = game.parse_move("h3")
+    >>> game.turn, game.move_text(m)
+    (0, 'h3')
+    >>> game.play(m)
+    >>> game.turn, [game.move_text(x) for x in game.legal_moves()][:3]
+    (1, ['c4', 'd4', 'Nc6'])
+    >>> reply = game.play_text("1 r. c7")   # the record's form is read too
+    >>> for seat in range(2, 7):
+    ...     game.resign()
+    >>> game.timeout()                      # Black's time runs out
+    >>> game.turn, [game.status(seat) for seat in (0, 2, 7)]
+    (0, ['active', 'resigned', 'timed out'])
+    >>> game.scores[:2], game.pair_score(0), game.team_score(0), game.claim_allowed(0), game.over
+    ([0, 0], 0, 0, False, False)
+    >>> game.claim()                        # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xboard_engine.errors.IllegalMoveError: White cannot claim the game now (two players left, on its ...)
+    >>> game.record().splitlines()[:3]
+    ['[Game "8 Player Chess"]', '[Mode "singles"]', '[Seed "1"]']
+    >>> game.to_dict()["actions"][:3]
+    [[0, 'move', 'h3'], [1, 'move', 'c7'], [2, 'resign', 'resigns']]
+    >>> Game.from_record(game.record()).position.text() == game.position.text()
+    True
+    >>> Game.from_dict(game.to_dict()).record() == game.record()
+    True
+    """
 
     def __init__(self, mode: str = "singles", options: Optional[Dict[str, object]] = None,
                  position: Optional[str] = None, seed: Optional[int] = None, game: str = "8player") -> None:

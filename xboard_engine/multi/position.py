@@ -47,6 +47,29 @@ class MultiPosition(SeatMoves):
     of ``OUT_STATES``); ``ep`` holds the en-passant chances still open as ``(owner, pawn square,
     passed square)`` (E3.3: each lasts until its owner's next turn, so every other player gets one);
     ``clock`` counts moves since the last capture or pawn move (the 50-set rule).
+
+    The calls of docs/EIGHT_PLAYER_API.md (tests/test_docstrings.py checks that each has an example):
+
+    >>> pos = MultiPosition()
+    >>> pos.turn, "".join(pos.state), len(pos.legal_moves()), len(pos.legal_moves(1)), pos.perft(2)
+    (0, 'aaaaaaaa', 20, 20, 395)
+    >>> g3 = pos.v.by_name["g3"]
+    >>> pos.attacked_by_seat(g3, 0), pos.attacked_by_seat(g3, 1), pos.in_check(0)
+    (True, False, False)
+    >>> m = pos.parse_move("h3")
+    >>> pos.push(m)
+    >>> pos.turn, pos.move_text(pos.legal_moves()[0]), pos.hash == pos.compute_hash()
+    (1, 'c4', True)
+    >>> pos.text().split()[1:3], MultiPosition.from_text(pos.text()).text() == pos.text()
+    (['r', 'aaaaaaaa'], True)
+    >>> pos.pass_turn(5)                    # Orange to move instead; pop() undoes it
+    >>> pos.turn, pos.pop(), pos.turn
+    (5, None, 1)
+    >>> pos.eliminate(1, "r")               # Red resigns: its units turn grey, the turn passes on
+    >>> pos.turn, "".join(pos.state)
+    (2, 'araaaaaa')
+    >>> pos.pop(), pos.pop() == m, pos.turn
+    (None, True, 0)
     """
 
     __slots__ = ("v", "board", "units", "kings", "turn", "state", "rights", "ep", "clock", "moves_made",
