@@ -15,17 +15,18 @@ from typing import NamedTuple, Optional, Sequence, Tuple
 
 from .alphabeta import MATE, MATE_BOUND
 
-CECP_MATE = 100000            # CECP: mate in N moves is CECP_MATE + N, mated in N is -CECP_MATE - N
-MAX_CENTIPAWNS = CECP_MATE - 1  # larger centipawn scores read from an engine are clamped to this
-MAX_MATE_MOVES = 999          # mates read from an engine are clamped to this many moves
-MAX_INTEGER_DIGITS = 9        # a score word longer than this is not read at all
+CECP_MATE = 100000                  # CECP: mate in N moves is CECP_MATE + N, mated in N is -CECP_MATE - N
+MAX_CENTIPAWNS = CECP_MATE - 1      # larger centipawn scores read from an engine are clamped to this
+MAX_MATE_MOVES = 999                # mates read from an engine are clamped to this many moves
+MAX_INTEGER_DIGITS = 9              # a score word longer than this is not read at all
 
 
 class Score(NamedTuple):
-    """An evaluation from one side's view.  Build it with ``centipawns``, ``mate_in`` or ``mated_in``."""
-    cp: int = 0                      # centipawns, when it is not a mate
-    mate_moves: Optional[int] = None  # a mate: full moves until it (0: it is on the board); None: centipawns
-    mating: bool = False             # a mate: True if the side whose view this is gives it
+    """An evaluation from one side's view.  Build it with ``centipawns``, ``mate_in`` or ``mated_in``;
+    compare scores with ``order``, ``at_least``, ``at_most`` (not ``<``: that compares the fields)."""
+    cp: int = 0                         # centipawns, when it is not a mate
+    mate_moves: Optional[int] = None    # a mate: full moves until it (0: it is on the board); None: centipawns
+    mating: bool = False                # a mate: True if the side whose view this is gives it
 
     @property
     def is_mate(self) -> bool:
