@@ -274,6 +274,13 @@ def test_resign_adjudication(side):
     check_forfeit(record, side, "adjudication", "resigns (adjudication)", 3 + side, on_turn=False)
 
 
+def test_a_mate_score_counts_for_resign_adjudication_beyond_any_centipawn_threshold():
+    """CECP -100003 is "mated in 3 moves": worse than any centipawn score, however large the threshold."""
+    record = against_ours(fake("scorer", "--scores=-100003"), BLACK,
+                          adjudication=Adjudication(resign_movecount=2, resign_score=150000))
+    check_forfeit(record, BLACK, "adjudication", "resigns (adjudication)", 4, on_turn=False)
+
+
 def test_resign_adjudication_needs_consecutive_scores():
     record = against_ours(fake("scorer", "--scores=-900,-100,-900,-900"), BLACK,
                           adjudication=Adjudication(resign_movecount=2, resign_score=500, maxmoves=6))
@@ -322,6 +329,17 @@ def test_draw_adjudication_needs_small_scores():
         ("1/2-1/2", "normal", "Draw by 3-fold repetition"), record
     assert len(record.moves) == 8
     check_record(record)
+
+
+def test_a_mate_score_is_never_drawish():
+    """CECP 100002 / -100002 (mate in 2 / mated in 2) are beyond any draw threshold: the game goes
+    on to its repetition."""
+    adjudication = Adjudication(draw_movenumber=1, draw_movecount=2, draw_score=150000)
+    record = play_game(fake("scorer", "--moves", KNIGHTS_WHITE, "--scores", 100002),
+                       fake("scorer", "--moves", KNIGHTS_BLACK, "--scores=-100002"), "normal", FAST,
+                       adjudication=adjudication)
+    assert (record.result, record.termination, record.reason) == \
+        ("1/2-1/2", "normal", "Draw by 3-fold repetition"), record
 
 
 def test_draw_adjudication_count_restarts_at_pawn_moves_and_captures():

@@ -11,7 +11,8 @@ import pytest
 from tactics_suite import MATES, WINS, forces_mate, played_mate
 from xboard_engine import Position
 from xboard_engine.alphabeta import _from_table, _to_table
-from xboard_engine.search import MATE, FEATURES, Limits, Searcher, format_score
+from xboard_engine.score import from_search
+from xboard_engine.search import MATE, FEATURES, Limits, Searcher
 from xboard_engine.ttable import EXACT, LOWER, TranspositionTable
 
 
@@ -24,7 +25,7 @@ def test_search_finds_forced_mate(variant, fen, moves, what):
     # it (the king + jailer mate in 3 is found at depth 8, not 7).
     result = Searcher(hash_mb=8).search(pos, Limits(depth=2 * moves + 2))
     assert result.score == MATE - (2 * moves - 1), (what, pos.move_text(result.move), result.score)
-    assert format_score(result.score) == 100000 + moves
+    assert from_search(result.score).cecp() == 100000 + moves
     assert played_mate(pos, result.move, moves), f"{what}: {pos.move_text(result.move)} does not mate"
 
 

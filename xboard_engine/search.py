@@ -370,11 +370,3 @@ class Searcher(AlphaBeta):
         """The evaluation from the side to move's view (``evaluation.evaluate``)."""
         return evaluate(pos)
 
-
-def format_score(score: int) -> int:
-    """Scores as XBoard wants them: mates as 100000 + moves (positive) or -100000 - moves."""
-    if score >= MATE_BOUND:
-        return 100000 + (MATE - score + 1) // 2
-    if score <= -MATE_BOUND:
-        return -100000 - (MATE + score) // 2
-    return score

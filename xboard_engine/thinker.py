@@ -13,7 +13,8 @@ from .engine_options import MULTIPV, NODES_PER_MOVE, SKILL
 from .errors import RulesError
 from .moves import Move
 from .position import Position
-from .search import Info, Limits, format_score
+from .score import from_search
+from .search import Info, Limits
 from .session import Session
 
 
@@ -147,7 +148,7 @@ class Thinker:
                 self.last_score = i.score
                 self._analysis = (i.depth, i.nodes, i.pv[0] if i.pv else None, i.seconds)
             if self.post or mode == "analyze":
-                self.send(f"{i.depth} {format_score(i.score)} {int(i.seconds * 100)} {i.nodes} "
+                self.send(f"{i.depth} {from_search(i.score).cecp()} {int(i.seconds * 100)} {i.nodes} "
                           f"{pv_text(pos, i.pv)}")
 
         self._analysis = (0, 0, None, 0.0)

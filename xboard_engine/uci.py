@@ -26,7 +26,8 @@ from .driver import SearchDriver
 from .errors import RulesError
 from .moves import Move
 from .position import Position
-from .search import MATE, MATE_BOUND, FULL_SKILL, Info, Limits
+from .score import from_search
+from .search import FULL_SKILL, Info, Limits
 from .smp import usable_threads
 from .textio import OVERLONG, Channel
 from .timeman import Clock, LagEstimate, MOVE_LAG, budget
@@ -42,13 +43,6 @@ AUTHOR = "the xboard-variant-engine authors"
 # A search's clock counts from its `position`'s arrival, but from at most this long before its `go`
 # (a person typing at a terminal may take their time between the two).
 POSITION_TO_GO = 1.0
-
-def uci_score(score: int) -> str:
-    if score >= MATE_BOUND:
-        return f"mate {(MATE - score + 1) // 2}"
-    if score <= -MATE_BOUND:
-        return f"mate -{(MATE + score) // 2}"
-    return f"cp {score}"
 
 
 class UciEngine:
@@ -297,7 +291,7 @@ class UciEngine:
         def info(i: Info) -> None:
             seconds = max(i.seconds, 1e-6)
             self.send(f"info depth {i.depth} seldepth {max(i.seldepth, i.depth)} multipv {i.multipv} "
-                      f"score {uci_score(i.score)} nodes {i.nodes} nps {int(i.nodes / seconds)} "
+                      f"score {from_search(i.score).uci()} nodes {i.nodes} nps {int(i.nodes / seconds)} "
                       f"hashfull {self.searcher.hashfull()} time {int(i.seconds * 1000)} "
                       f"pv {pv_tokens(pos, i.pv)}")
 

@@ -13,9 +13,11 @@ import time
 import weakref
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
-# What an engine reports while it thinks: depth, score (centipawns, its own view, mates as
-# +-(100000 - plies)) and its principal variation as the move tokens it wrote.
-InfoCallback = Callable[[int, int, List[str]], None]
+from ..score import Score, parse_cecp, parse_uci
+
+# What an engine reports while it thinks: depth, score (its own view) and its principal variation
+# as the move tokens it wrote.
+InfoCallback = Callable[[int, Score, List[str]], None]
 
 
 class EngineConfig(NamedTuple):
@@ -135,7 +137,7 @@ class _Process:
 class Engine:
     """Common interface the referee uses; ``XBoardEngine`` and ``UciEngine`` implement it."""
 
-    last_score: Optional[int] = None   # score reported for the last move (own view), None if none
+    last_score: Optional[Score] = None   # score reported for the last move (own view), None if none
     last_depth: Optional[int] = None   # search depth reported for the last move, None if none
     on_info: Optional[InfoCallback] = None   # called (from the caller's thread) for each report
 
@@ -268,8 +270,9 @@ class XBoardEngine(Engine):
                 return Reply("move", line.split()[-1])     # protocol-1 style "1. ... e7e5"
             if word[0].isdigit():
                 parts = line.split()
-                if len(parts) >= 4 and _INTEGER.match(parts[1]):
-                    self.last_score = _clamp_score(int(parts[1]))
+                score = parse_cecp(parts[1]) if len(parts) >= 4 else None
+                if score is not None:
+                    self.last_score = score
                     depth = _LEADING_DIGITS.match(parts[0])
                     if depth:
                         self.last_depth = int(depth.group())
@@ -352,13 +355,9 @@ class UciEngine(Engine):
                 if "depth" in words and words.index("depth") + 1 < len(words) \
                         and words[words.index("depth") + 1].isdigit():
                     self.last_depth = int(words[words.index("depth") + 1])
-                i = words.index("score")
-                if i + 2 < len(words) and words[i + 1] in ("cp", "mate"):
-                    if not _INTEGER.match(words[i + 2]):
-                        continue
-                    value = int(words[i + 2])
-                    self.last_score = _clamp_score(value if words[i + 1] == "cp"
-                                                   else (100000 - abs(value)) * (1 if value > 0 else -1))
+                score = parse_uci(words)
+                if score is not None:
+                    self.last_score = score
                     if self.on_info is not None and "pv" in words:
                         self.on_info(self.last_depth or 0, self.last_score, words[words.index("pv") + 1:])
                 continue
@@ -402,12 +401,7 @@ def _parse_features(text: str) -> List[Tuple[str, str]]:
     return out
 
 
-_INTEGER = re.compile(r"^-?[0-9]{1,9}$")
 _LEADING_DIGITS = re.compile(r"[0-9]{1,3}")
-
-
-def _clamp_score(score: int) -> int:
-    return max(-100000, min(100000, score))
 
 
 def _looks_like_move(line: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 from ..errors import RulesError
 from ..moves import Move
 from ..position import Position
+from ..score import Score
 from .engines import Engine, EngineConfig, EngineFailure, Reply, UciEngine, XBoardEngine, start_engine
 
 _TC = re.compile(r"^(?:([0-9]+)/)?([0-9]+(?::[0-9]+(?:\.[0-9]+)?)?(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?$")
@@ -277,19 +278,19 @@ class _Game:
         v = self.pos.variant
         return v.setup == "fixed" and fen == v.start_fen and not self.start_fen
 
-    def _count_scores(self, side: int, score: Optional[int], irreversible: bool) -> None:
+    def _count_scores(self, side: int, score: Optional[Score], irreversible: bool) -> None:
         """cutechess-cli's counters: a move without a score, or a capture or pawn move (draw rule),
         resets them."""
         rules = self.adjudication
-        if score is None or irreversible or abs(score) > rules.draw_score:
+        if score is None or irreversible or score.beyond(rules.draw_score):
             self.draw_count = 0
         else:
             self.draw_count += 1
-        if score is not None and score <= -rules.resign_score:
+        if score is not None and score.at_most(-rules.resign_score):
             self.losing[side] += 1
         else:
             self.losing[side] = 0
-        if score is not None and score >= rules.resign_score:
+        if score is not None and score.at_least(rules.resign_score):
             self.winning[side] += 1
         else:
             self.winning[side] = 0

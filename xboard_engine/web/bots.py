@@ -42,7 +42,8 @@ def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: flo
     (or to ``depth``).  Each line it finds goes to the server as ``(job, depth, score, pv)``."""
     global _searcher
     from ..position import Position
-    from ..search import FULL_SKILL, MATE_BOUND, MATE, Limits, Searcher
+    from ..score import from_search
+    from ..search import FULL_SKILL, Limits, Searcher
     if _searcher is None:
         _searcher = Searcher(hash_mb=WORKER_HASH_MB)
     pos = Position.from_fen(start_fen, variant)
@@ -57,12 +58,7 @@ def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: flo
     def report(info: Any) -> None:
         if _lines is None or job is None:
             return
-        white = info.score if side == 0 else -info.score
-        if abs(info.score) >= MATE_BOUND:
-            moves_to_mate = (MATE - abs(info.score) + 1) // 2
-            shown = f"#{'' if white > 0 else '-'}{moves_to_mate}"
-        else:
-            shown = f"{white / 100:+.2f}"
+        shown = from_search(info.score).for_white(side).page_text()
         board, sans = pos.copy(), []
         for move in info.pv[:12]:
             sans.append(board.san(move))

@@ -6,6 +6,7 @@ import time
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from ..errors import RulesError
+from ..score import Score
 from .bots import budget, eight_player_move, seed_now, two_player_move
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .engines import EngineSeat, Turn, line_words
@@ -197,7 +198,7 @@ async def _engine_move(hall: "Hall", room: Room, seat: int, name: str) -> Any:
     at = room.actions
     pos = g.pos.copy()
 
-    def report(depth: int, score: int, pv: List[str], uci: bool) -> None:
+    def report(depth: int, score: Score, pv: List[str], uci: bool) -> None:
         words = line_words(pos, seat, depth, score, pv, uci)
         loop.call_soon_threadsafe(_engine_line, room, at, seat, words)
 

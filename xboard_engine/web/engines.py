@@ -10,6 +10,7 @@ from ..match.referee import TimeControl, failure_ending, judge_reply, loss, uci_
 from ..moves import Move
 from ..errors import RulesError
 from ..position import Position
+from ..score import Score
 
 Ending = Tuple[str, str, str]          # result, PGN termination, reason
 
@@ -35,7 +36,7 @@ class EngineSeat:
         self.engine: Optional[Engine] = None
         self.known = 0                      # plies a CECP engine has been told
 
-    def move(self, turn: Turn, report: Optional[Callable[[int, int, List[str], bool], None]] = None
+    def move(self, turn: Turn, report: Optional[Callable[[int, Score, List[str], bool], None]] = None
              ) -> Union[str, Ending]:
         """The engine's move (coordinate text), or the end its reply or failure brings (blocking);
         ``report(depth, score, pv tokens, uci)`` hears each line it thinks aloud."""
@@ -86,12 +87,11 @@ class EngineSeat:
                 pass
 
 
-def line_words(pos: Position, side: int, depth: int, score: int, pv: List[str], uci: bool
+def line_words(pos: Position, side: int, depth: int, score: Score, pv: List[str], uci: bool
                ) -> Tuple[int, str, List[str]]:
     """An engine's line as the pages show it: depth, the score from White's side ("+0.35", or
     "#3" / "#-2" for a mate in moves) and the first dozen moves in SAN (from ``pos``, where the
-    engine is to move).  Scores come as the tournament runner keeps them: centipawns from the
-    engine's side, mates as +-(100000 - plies)."""
+    engine is to move).  ``score`` is from the engine's side, as the tournament runner reads it."""
     sans = []
     board = pos.copy()
     for token in pv[:12]:
@@ -101,10 +101,4 @@ def line_words(pos: Position, side: int, depth: int, score: int, pv: List[str], 
             break
         sans.append(board.san(move))
         board.push(move)
-    white_view = score if side == 0 else -score
-    if abs(score) >= 90000:
-        plies = 100000 - abs(score)
-        shown = f"#{'' if white_view > 0 else '-'}{(plies + 1) // 2}"
-    else:
-        shown = f"{white_view / 100:+.2f}"
-    return depth, shown, sans
+    return depth, score.for_white(side).page_text(), sans
