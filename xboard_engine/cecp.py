@@ -33,7 +33,7 @@ MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
 _MOVE_LIKE = re.compile(r"^([a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?(,[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
 
 
-class Engine:
+class CecpEngine:
     """The CECP engine. ``run()`` serves until ``quit`` or end of input."""
 
     def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None,
@@ -493,7 +493,7 @@ class Engine:
     def cmd_display(self, arg: str) -> None:
         self.channel.send_lines(board_lines(self.session.pos))
 
-    COMMANDS: Dict[str, Callable[["Engine", str], None]] = {}
+    COMMANDS: Dict[str, Callable[["CecpEngine", str], None]] = {}
 
 
 def tell_line(text: str, error: bool = False) -> str:
@@ -513,23 +513,23 @@ def tell_line(text: str, error: bool = False) -> str:
     return ("tellusererror " if error else "telluser ") + "\\\\" + "\\n".join(lines)
 
 
-Engine.COMMANDS = {
-    "xboard": Engine.cmd_xboard, "protover": Engine.cmd_protover,
-    "accepted": Engine.cmd_accepted, "rejected": Engine.cmd_ignore,
-    "new": Engine.cmd_new, "variant": Engine.cmd_variant, "setboard": Engine.cmd_setboard,
-    "usermove": Engine.cmd_usermove, "go": Engine.cmd_go, "force": Engine.cmd_force,
-    "playother": Engine.cmd_playother, "white": Engine.cmd_white, "black": Engine.cmd_black,
-    "level": Engine.cmd_level, "st": Engine.cmd_st, "sd": Engine.cmd_sd, "nps": Engine.cmd_nps,
-    "time": Engine.cmd_time, "otim": Engine.cmd_otim, "?": Engine.cmd_movenow,
-    "ping": Engine.cmd_ping, "draw": Engine.cmd_draw, "result": Engine.cmd_result,
-    "undo": Engine.cmd_undo, "remove": Engine.cmd_remove, "hint": Engine.cmd_hint,
-    "bk": Engine.cmd_bk, "hard": Engine.cmd_hard, "easy": Engine.cmd_easy,
-    "post": Engine.cmd_post, "nopost": Engine.cmd_nopost, "analyze": Engine.cmd_analyze,
-    "exit": Engine.cmd_exit, ".": Engine.cmd_status, "exclude": Engine.cmd_exclude,
-    "include": Engine.cmd_include, "name": Engine.cmd_ignore, "rating": Engine.cmd_ignore,
-    "computer": Engine.cmd_ignore, "ics": Engine.cmd_ignore, "memory": Engine.cmd_memory,
-    "cores": Engine.cmd_cores, "random": Engine.cmd_random, "option": Engine.cmd_option,
-    "perft": Engine.cmd_perft, "bench": Engine.cmd_bench, "d": Engine.cmd_display, "board": Engine.cmd_display,
-    "debug": Engine.cmd_ignore, "otherside": Engine.cmd_ignore,
-    "lift": Engine.cmd_lift, "put": Engine.cmd_put, "hover": Engine.cmd_ignore,
+CecpEngine.COMMANDS = {
+    "xboard": CecpEngine.cmd_xboard, "protover": CecpEngine.cmd_protover,
+    "accepted": CecpEngine.cmd_accepted, "rejected": CecpEngine.cmd_ignore,
+    "new": CecpEngine.cmd_new, "variant": CecpEngine.cmd_variant, "setboard": CecpEngine.cmd_setboard,
+    "usermove": CecpEngine.cmd_usermove, "go": CecpEngine.cmd_go, "force": CecpEngine.cmd_force,
+    "playother": CecpEngine.cmd_playother, "white": CecpEngine.cmd_white, "black": CecpEngine.cmd_black,
+    "level": CecpEngine.cmd_level, "st": CecpEngine.cmd_st, "sd": CecpEngine.cmd_sd, "nps": CecpEngine.cmd_nps,
+    "time": CecpEngine.cmd_time, "otim": CecpEngine.cmd_otim, "?": CecpEngine.cmd_movenow,
+    "ping": CecpEngine.cmd_ping, "draw": CecpEngine.cmd_draw, "result": CecpEngine.cmd_result,
+    "undo": CecpEngine.cmd_undo, "remove": CecpEngine.cmd_remove, "hint": CecpEngine.cmd_hint,
+    "bk": CecpEngine.cmd_bk, "hard": CecpEngine.cmd_hard, "easy": CecpEngine.cmd_easy,
+    "post": CecpEngine.cmd_post, "nopost": CecpEngine.cmd_nopost, "analyze": CecpEngine.cmd_analyze,
+    "exit": CecpEngine.cmd_exit, ".": CecpEngine.cmd_status, "exclude": CecpEngine.cmd_exclude,
+    "include": CecpEngine.cmd_include, "name": CecpEngine.cmd_ignore, "rating": CecpEngine.cmd_ignore,
+    "computer": CecpEngine.cmd_ignore, "ics": CecpEngine.cmd_ignore, "memory": CecpEngine.cmd_memory,
+    "cores": CecpEngine.cmd_cores, "random": CecpEngine.cmd_random, "option": CecpEngine.cmd_option,
+    "perft": CecpEngine.cmd_perft, "bench": CecpEngine.cmd_bench, "d": CecpEngine.cmd_display, "board": CecpEngine.cmd_display,
+    "debug": CecpEngine.cmd_ignore, "otherside": CecpEngine.cmd_ignore,
+    "lift": CecpEngine.cmd_lift, "put": CecpEngine.cmd_put, "hover": CecpEngine.cmd_ignore,
 }

@@ -88,11 +88,10 @@ def main(argv: Optional[List[str]] = None) -> int:
 # The command thread must get the interpreter within milliseconds while a search runs: a thread
 # that wants it waits at most this long (CPython's default is 5 ms) ...
 SWITCH_INTERVAL = 0.001
-# ... and no full garbage collection may stop every thread: one over a filled transposition table
-# takes tens of milliseconds (39 ms seen at 64 MB).  The young generations still collect (2 ms at
-# most); the search leaves almost no reference cycles to old objects (136 unreachable objects after
-# twelve seconds of search, none in 8-Piece Chess), so the oldest generation is never collected.
-# PyPy's collector is incremental and left as it is.
+# ... and no full garbage collection may stop every thread (one over a filled transposition table
+# takes tens of milliseconds): the oldest generation is never collected, since the search leaves
+# almost no reference cycles to old objects.  The young generations still collect.  PyPy's
+# collector is incremental and left as it is.  Figures: README, "Runtime settings".
 NO_FULL_COLLECTION = 10 ** 9
 
 
@@ -120,8 +119,8 @@ def serve(protocol: str, log) -> None:
         from .uci import UciEngine
         UciEngine(channel).run()
     else:
-        from .cecp import Engine
-        Engine(channel=channel).run(started=True)
+        from .cecp import CecpEngine
+        CecpEngine(channel=channel).run(started=True)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,7 @@ Black's negated except the phase), so the core keeps one running sum and pays no
 terms that depend on several units at once: pawn structure (passed, doubled, isolated), the king's pawn
 shield, rooks on open files, the bishop pair, units held by jailers (a held king is in danger), the
 side to move, and against a bare king the drive to the edge (with one unit: taking the king's room;
-with bishop and minor piece: to the bishop's corner). (A lancer term by how far its facing
-reaches was tried and lost 8-Piece games at the weights tried; lancers use the centre table.)
+with bishop and minor piece: to the bishop's corner). Lancers use the centre table.
 
 Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
 results of our own games and prints the tuned dictionary.

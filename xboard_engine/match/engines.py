@@ -134,8 +134,8 @@ class _Process:
         _LIVE.discard(self)
 
 
-class Engine:
-    """Common interface the referee uses; ``XBoardEngine`` and ``UciEngine`` implement it."""
+class EngineClient:
+    """Common interface the referee uses; ``CecpClient`` and ``UciClient`` implement it."""
 
     last_score: Optional[Score] = None   # score reported for the last move (own view), None if none
     last_depth: Optional[int] = None   # search depth reported for the last move, None if none
@@ -154,7 +154,7 @@ class Engine:
         return self.process.transcript
 
 
-class XBoardEngine(Engine):
+class CecpClient(EngineClient):
     """A CECP engine.  The referee keeps it in force mode except while it is to move."""
 
     def __init__(self, config: EngineConfig) -> None:
@@ -295,7 +295,7 @@ class XBoardEngine(Engine):
         self.close()
 
 
-class UciEngine(Engine):
+class UciClient(EngineClient):
     """A UCI engine: orthodox chess and Chess960 (UCI_Chess960), other variants if its UCI_Variant
     option offers them (as Fairy-Stockfish and this project's engine do)."""
 
@@ -409,5 +409,5 @@ def _looks_like_move(line: str) -> bool:
     return len(parts) == 3 and parts[0][:1].isdigit() and parts[1] == "..."
 
 
-def start_engine(config: EngineConfig) -> Engine:
-    return UciEngine(config) if config.proto == "uci" else XBoardEngine(config)
+def start_engine(config: EngineConfig) -> EngineClient:
+    return UciClient(config) if config.proto == "uci" else CecpClient(config)

@@ -13,7 +13,7 @@ from ..errors import RulesError
 from ..moves import Move
 from ..position import Position
 from ..score import Score
-from .engines import Engine, EngineConfig, EngineFailure, Reply, UciEngine, XBoardEngine, start_engine
+from .engines import EngineClient, EngineConfig, EngineFailure, Reply, UciClient, CecpClient, start_engine
 
 _TC = re.compile(r"^(?:([0-9]+)/)?([0-9]+(?::[0-9]+(?:\.[0-9]+)?)?(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?$")
 
@@ -180,7 +180,7 @@ class _Game:
             self.moves.append(self.pos.move_text(move))
             self.pos.push(move)
         self.opening_plies = len(self.moves)
-        self.engines: List[Optional[Engine]] = [None, None]
+        self.engines: List[Optional[EngineClient]] = [None, None]
         self.draw_count = 0
         self.losing = [0, 0]
         self.winning = [0, 0]
@@ -217,7 +217,7 @@ class _Game:
                 engine = start_engine(self.configs[side])
                 self.engines[side] = engine
                 fen = None if self._is_standard_start(start_fen) else start_fen
-                moves = self.moves if isinstance(engine, XBoardEngine) else []
+                moves = self.moves if isinstance(engine, CecpClient) else []
                 engine.new_game(self.variant, fen, moves, level[side].xboard_commands())
             except EngineFailure as failure:
                 return self._forfeit(side, failure)
@@ -235,14 +235,14 @@ class _Game:
             engine = self.engines[side]
             assert engine is not None
             tc = self.tcs[side]
-            uci = isinstance(engine, UciEngine)
+            uci = isinstance(engine, UciClient)
             budget = tc.budget(clocks[side], uci)
             if uci:         # the referee's own work, done before the engine's clock starts
                 uci_moves = uci_tokens(self.variant, self._start_position_fen(), self.moves)
                 uci_go = uci_go_line(self.tcs, side, clocks, moves_played)
             started = time.monotonic()
             try:
-                if isinstance(engine, UciEngine):
+                if isinstance(engine, UciClient):
                     reply = engine.play_uci(uci_moves, uci_go, started + budget)
                 elif tc.has_clock:
                     reply = engine.play(last_move, clocks[side], clocks[1 - side], started + budget)

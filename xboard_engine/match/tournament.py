@@ -9,7 +9,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO,
 
 from ..position import Position
 from ..variant import get_variant
-from .engines import EngineConfig, EngineFailure, UciEngine, kill_all
+from .engines import EngineConfig, EngineFailure, UciClient, kill_all
 from .pgn import append_game, read_games
 from .referee import Adjudication, GameRecord, TimeControl, play_game
 from .stats import Score, Sprt, format_line
@@ -347,7 +347,7 @@ def _check_uci_variant(config: EngineConfig, variant: str) -> None:
     """Raise ValueError before any game if a UCI engine's UCI_Variant option does not offer
     ``variant`` (an engine that does not start is left to the games, which record why)."""
     try:
-        probe = UciEngine(config)
+        probe = UciClient(config)
     except EngineFailure:
         return
     offered = probe.variants

@@ -5,7 +5,7 @@ and told the game so far (so a restart loses nothing), quit when the game ends."
 import time
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
-from ..match.engines import Engine, EngineConfig, EngineFailure, UciEngine, start_engine
+from ..match.engines import EngineClient, EngineConfig, EngineFailure, UciClient, start_engine
 from ..match.referee import TimeControl, failure_ending, judge_reply, loss, uci_go_line, uci_tokens
 from ..moves import Move
 from ..errors import RulesError
@@ -33,7 +33,7 @@ class EngineSeat:
 
     def __init__(self, config: EngineConfig) -> None:
         self.config = config
-        self.engine: Optional[Engine] = None
+        self.engine: Optional[EngineClient] = None
         self.known = 0                      # plies a CECP engine has been told
 
     def move(self, turn: Turn, report: Optional[Callable[[int, Score, List[str], bool], None]] = None
@@ -44,13 +44,13 @@ class EngineSeat:
         try:
             if self.engine is None:
                 self.engine = start_engine(self.config)
-                uci = isinstance(self.engine, UciEngine)
+                uci = isinstance(self.engine, UciClient)
                 told = [] if uci else list(turn.moves)
                 self.engine.new_game(turn.variant, turn.start_fen if turn.custom_start else None, told,
                                      turn.tc.xboard_commands())
                 self.known = len(told)
             engine = self.engine
-            uci = isinstance(engine, UciEngine)
+            uci = isinstance(engine, UciClient)
             engine.on_info = (lambda depth, score, pv: report(depth, score, pv, uci)) if report else None
             clocks = turn.clocks or [0.0, 0.0]
             started = time.monotonic()

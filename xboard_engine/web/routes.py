@@ -257,8 +257,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         if count:
             print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
         app["sweeper"] = asyncio.ensure_future(sweeping())
-        # What is here now (modules, rules tables, resumed games) stays: the collector's full passes
-        # need not look at it again (they took 40-80 ms under load, a pause in every game at once).
+        # What is here now (modules, rules tables, resumed games) stays: the collector's full passes,
+        # a pause in every game at once, need not look at it again.
         if hasattr(gc, "freeze"):
             gc.collect()
             gc.freeze()
