@@ -11,7 +11,8 @@ from xboard_engine import Position
 from xboard_engine.moves import CASTLE
 from xboard_engine.cecp import POPUP_WIDTH, tell_line
 from xboard_engine.engine_options import LANCER_TURN_CASTLES, MISDRAWS
-from xboard_engine.session import NO_BREAK, Session
+from xboard_engine.session import Session
+from xboard_engine.xboard_view import NO_BREAK
 from xboard_engine.variant import get_variant, variant_names
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

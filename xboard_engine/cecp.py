@@ -17,7 +17,8 @@ from .engine_options import CECP, CLEAR_HASH, HASH, MULTIPV, engine_options, fin
 from .digits import parse_decimal, parse_int
 from .errors import RulesError
 from .position import Position
-from .session import NO_BREAK, Session, board_lines
+from .session import Session, board_lines
+from .xboard_view import NO_BREAK
 from .textio import OVERLONG, Channel
 from .smp import usable_threads
 from .thinker import Thinker
