@@ -123,26 +123,11 @@ function onSquare(name) {
   if (g.result) { showMessage("The game is over"); return; }
   if (!g.humanToMove) { showMessage(`Wait: it is ${seatName(g.turn)}'s move (a bot)`); return; }
   if (!canAct()) { showMessage(ui.refuseClick ? ui.refuseClick() : `It is ${seatName(g.turn)}'s move`); return; }
-  const clicks = ui.clicks.concat([name]);
-  const candidates = g.targets.filter((t) => startsWith(t.path, clicks));
-  if (candidates.length === 0) {
-    if (ui.clicks.length && ui.clicks[ui.clicks.length - 1] === name) { ui.clicks = []; showMessage(""); render(); return; }
-    if (g.targets.some((t) => t.path[0] === name)) { ui.clicks = [name]; showMessage(""); render(); return; }
-    showMessage(refusal(name));
-    ui.clicks = [];
-    render();
-    return;
-  }
-  showMessage("");
-  const exact = candidates.filter((t) => t.path.length === clicks.length);
-  if (exact.length) {
-    ui.clicks = [];
-    const options = exact[0].options;
-    if (options.length === 1) sendMove(options[0].text);
-    else openChooser(options, g.turn);
-  } else {
-    ui.clicks = clicks;
-  }
+  const step = clickOnPath(ui.clicks, name, g.targets);
+  showMessage(step.refused ? refusal(name) : "");
+  ui.clicks = step.clicks;
+  if (step.options && step.options.length === 1) sendMove(step.options[0].text);
+  else if (step.options) openChooser(step.options, g.turn);
   render();
 }
 

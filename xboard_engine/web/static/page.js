@@ -22,6 +22,22 @@ function startsWith(path, prefix) {
 }
 
 // A clock's text: m:ss, and m:ss.s under ten seconds.
+// Entering a move square by square: `targets` are the legal moves as paths of squares ({path,
+// options}), `clicks` the squares clicked so far.  After a click on `name`: the clicks kept, the
+// options of the move it completes (else null), and whether the click fits no move at all.
+function clickOnPath(clicks, name, targets) {
+  const next = clicks.concat([name]);
+  const candidates = targets.filter((t) => startsWith(t.path, next));
+  if (candidates.length === 0) {
+    if (clicks.length && clicks[clicks.length - 1] === name) return { clicks: [], options: null, refused: false };
+    if (targets.some((t) => t.path[0] === name)) return { clicks: [name], options: null, refused: false };
+    return { clicks: [], options: null, refused: true };
+  }
+  const exact = candidates.filter((t) => t.path.length === next.length);
+  if (exact.length) return { clicks: [], options: exact[0].options, refused: false };
+  return { clicks: next, options: null, refused: false };
+}
+
 function formatClock(seconds) {
   const s = Math.max(0, seconds);
   const m = Math.floor(s / 60);
