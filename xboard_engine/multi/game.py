@@ -316,21 +316,12 @@ class Game(Eliminations):
         self.result = GameResult(reason, winners, tuple(self.scores), draw)
 
     def copy(self) -> "Game":
-        """An independent copy (a bot may read it in another thread while this game goes on)."""
+        """An independent copy (a bot may read it in another thread while this game goes on): every
+        attribute is copied deeply (so a new one cannot be forgotten), but the variant and the mode,
+        which never change, are shared, and the position is copied by its own fast ``copy``."""
         other = _copy.copy(self)
-        other.position = self.position.copy()
-        other.scores = list(self.scores)
-        other.taken = [list(row) for row in self.taken]
-        other.credit = dict(self.credit)
-        other.checks = {t: dict(c) for t, c in self.checks.items()}
-        other.stuck = dict(self.stuck)
-        other.team_mates = list(self.team_mates)
-        other.team_stalemates = list(self.team_stalemates)
-        other.actions = list(self.actions)
-        other.log = list(self.log)
-        other.seen = dict(self.seen)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        memo = {id(self.v): self.v, id(self.mode_rules): self.mode_rules, id(self.position): self.position.copy()}
+        other.__dict__ = _copy.deepcopy(self.__dict__, memo)
         return other
 
     # ================================================================ records
