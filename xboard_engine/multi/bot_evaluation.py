@@ -8,10 +8,11 @@ from typing import List, Optional, Tuple
 from ..moves import CASTLE, EP
 from .bot_state import SearchState
 from .bot_values import (CAPTURE_ORDER, DRAW_RESULT_CP, ELIMINATED, HANGING_NEXT, HANGING_SECOND, IN_CHECK_CP,
-                         INFINITE, KING_ZONE_CP, MATERIAL, POINT_CP, SHIELD_CP, STALEMATED, TEAM_MATE_CP,
+                         INFINITE, KING_ZONE_CP, MATERIAL, POINT_CP, SHIELD_CP, STALEMATED_CP, TEAM_MATE_CP,
                          TEAM_WIN)
-from .position import ACTIVE, ZOMBIE, MultiPosition
-from .rules import GREY, KING, OFF, PAWN
+from .position import MultiPosition
+from .rules import (ACTIVE, BISHOP, GREY, KING, KNIGHT, OFF, PAWN, POINT_QUEEN, QUEEN, ROOK, STALEMATED,
+                    ZOMBIE)
 
 
 def cheapest_attacker(pos: MultiPosition, sq: int, table: List[bool]) -> int:
@@ -21,7 +22,7 @@ def cheapest_attacker(pos: MultiPosition, sq: int, table: List[bool]) -> int:
     best = INFINITE
     for o in v.knight:
         c = B[sq + o]
-        if table[c] and c & 7 == 2:
+        if table[c] and c & 7 == KNIGHT:
             best = 300
             break
     for d in v.orthogonal:
@@ -34,7 +35,7 @@ def cheapest_attacker(pos: MultiPosition, sq: int, table: List[bool]) -> int:
             first = False
         if table[c]:
             k = c & 7
-            if k == 4 or k == 5 or k == 7 or (k == KING and first):
+            if k == ROOK or k == QUEEN or k == POINT_QUEEN or (k == KING and first):
                 worth = MATERIAL[k] if k != KING else 2000
                 if worth < best:
                     best = worth
@@ -49,7 +50,7 @@ def cheapest_attacker(pos: MultiPosition, sq: int, table: List[bool]) -> int:
             first = False
         if table[c]:
             k = c & 7
-            if k == 3 or k == 5 or k == 7 or (first and (k == KING or (k == PAWN and d in pawn_reverse[c >> 3]))):
+            if k == BISHOP or k == QUEEN or k == POINT_QUEEN or (first and (k == KING or (k == PAWN and d in pawn_reverse[c >> 3]))):
                 worth = MATERIAL[k] if k != KING else 2000
                 if worth < best:
                     best = worth
@@ -62,7 +63,7 @@ class Evaluation(SearchState):
     def root_out_score(self, ply: int) -> int:
         """The bot's seat has left the game at this node."""
         how = self.pos.state[self.root]
-        base = STALEMATED if how == "s" and self.mode != "teams" else ELIMINATED
+        base = STALEMATED_CP if how == STALEMATED and self.points_decide else ELIMINATED
         return -base + ply + self.points_term() // 4
 
     def repeats(self) -> bool:
@@ -72,7 +73,7 @@ class Evaluation(SearchState):
     def draw_value(self, ply: int) -> int:
         """The game ends drawn here: outside Teams every active player gets the points of a mate and
         the side ahead on points wins (nobody does in Teams)."""
-        if self.mode == "teams":
+        if not self.points_decide:
             return 0
         bonus = self.v.checkmate_points
         active = self.pos.active_seats()
@@ -101,7 +102,7 @@ class Evaluation(SearchState):
         state = pos.state
         if state[self.root] != ACTIVE and state[self.root] != ZOMBIE:
             return self.root_out_score(0)
-        if self.mode == "teams":
+        if not self.points_decide:
             mated = self.mated
             for k in self.enemy_keys:
                 if mated[k] >= min(self.needed, len(self.groups[k])):
@@ -124,7 +125,7 @@ class Evaluation(SearchState):
             else:
                 enemy_total += material[s]
         score = self.points_term() + mine_total - enemy_total // max(1, len(self.enemy_keys))
-        if self.mode == "teams":
+        if not self.points_decide:
             score += TEAM_MATE_CP * (sum(self.mated[k] for k in self.enemy_keys) - self.mated[self.my_key])
         # King safety and threats on the bot's side.
         hostile_tables = pos.hostile

@@ -8,7 +8,7 @@ from ..moves import CASTLE, EP, Move
 from .bot_state import SearchState
 from .bot_values import CAPTURE_ORDER, MATERIAL
 from .position import ACTIVE
-from .rules import GREY, KING, PAWN
+from .rules import BISHOP, GREY, KING, KNIGHT, PAWN, ROOK
 
 
 class MoveOrdering(SearchState):
@@ -24,7 +24,7 @@ class MoveOrdering(SearchState):
         line = v.line[to]
         for king in kings:
             diff = king - to
-            if kind == 2:
+            if kind == KNIGHT:
                 if diff in self.knight_steps:
                     return True
             elif kind == PAWN:
@@ -32,7 +32,7 @@ class MoveOrdering(SearchState):
                     return True
             elif kind != KING:
                 d = line.get(king)
-                if d and ((kind != 4 and d in self.diagonal_steps) or (kind != 3 and d in self.orthogonal_steps)):
+                if d and ((kind != ROOK and d in self.diagonal_steps) or (kind != BISHOP and d in self.orthogonal_steps)):
                     t = to + d
                     while t != king and (B[t] == 0 or t == m[0]):
                         t += d

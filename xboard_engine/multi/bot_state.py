@@ -13,8 +13,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..moves import CASTLE, EP, Move
 from .bot_values import unit_tables
+from .modes import Mode, mode_of
 from .position import MultiPosition
-from .rules import GREY, KING, OFF
+from .rules import CHECKMATED, GREY, KING, KING_CAPTURED, OFF, STALEMATED
 
 
 class SearchStopped(Exception):
@@ -37,7 +38,9 @@ class SearchState:
         self.stop_flag = stop_flag
         self.rng = rng
         self.values = list(getattr(game, "values", v.values))
-        self.mode = getattr(game, "mode", "singles")
+        self.mode: Mode = mode_of(game)
+        # Points decide (Singles, Pairs), or the teams' checkmates (Teams): read at every leaf.
+        self.points_decide = self.mode.points_decide
         self.side = list(getattr(game, "teams", pos.teams))         # side key per seat
         self.my_key = self.side[root]
         self.mine = [s for s in range(v.players) if self.side[s] == self.my_key]
@@ -48,7 +51,7 @@ class SearchState:
         self.seen: Dict[int, int] = getattr(game, "seen", {})
         # Checkmated members per side (Teams counts them; resignations count there too).
         self.mated = {key: 0 for key in self.groups}
-        if self.mode == "teams":
+        if not self.points_decide:
             for t, members in enumerate(v.teams):
                 self.mated[self.side[members[0]]] = game.team_mates[t]
         self.needed = getattr(game, "needed", v.team_checkmates)
@@ -99,7 +102,7 @@ class SearchState:
             if victim & 7 == KING:
                 owner = victim >> 3
                 self.mated[self.side[owner]] += 1
-                extra = ("k", owner)
+                extra = (KING_CAPTURED, owner)
         self.undo.append((1, mover, gained, extra))
 
     def unmake(self) -> None:
@@ -112,11 +115,11 @@ class SearchState:
             pos.pop()
 
     def _undo_extra(self, extra: Tuple[Any, ...]) -> None:
-        if extra[0] == "k":
+        if extra[0] == KING_CAPTURED:
             self.mated[self.side[extra[1]]] -= 1
         else:
             _, seat, how, awards = extra
-            if how == "m":
+            if how == CHECKMATED:
                 self.mated[self.side[seat]] -= 1
             for s, p in awards:
                 self.points[s] -= p
@@ -125,23 +128,23 @@ class SearchState:
         """Seat ``seat`` has no legal move: out (checkmated if in check, else stalemated), with the
         points the referee would give (credit to ``credit``, the seat that moved last)."""
         pos = self.pos
-        how = "m" if pos.in_check(seat) and not pos.capture_the_king else "s"
+        how = CHECKMATED if pos.in_check(seat) and not pos.capture_the_king else STALEMATED
         side = self.side
-        if how == "m" and credit is not None and side[credit] == side[seat]:
+        if how == CHECKMATED and credit is not None and side[credit] == side[seat]:
             # E4.5: a mate a partner completes is the checking enemy's.
             king = pos.kings[seat]
             credit = next((e for e in pos.active_seats()
                            if side[e] != side[seat] and pos.attacked(king, self.own_tables[e])), None)
         pos.eliminate(seat, how)
         awards: List[Tuple[int, int]] = []
-        if how == "m":
+        if how == CHECKMATED:
             self.mated[side[seat]] += 1
-            if self.mode != "teams" and credit is not None and credit != seat:
+            if self.points_decide and credit is not None and credit != seat:
                 awards.append((credit, self.v.checkmate_points))
-        elif self.mode != "teams":
+        elif self.points_decide:
             others = [s for s in pos.active_seats() if side[s] != side[seat]]
-            shares = self.v.pairs_stalemate_shares if self.mode == "pairs" else self.v.stalemate_shares
-            if credit is not None and side[credit] == side[seat]:
+            shares = self.mode.stalemate_shares(self.v)
+            if self.mode.stalemate_is_own(self.v, seat, credit):
                 awards.append((credit, self.v.self_stalemate_points))   # by itself or its partner
             elif others:
                 each = shares[min(len(others), len(shares)) - 1]

@@ -6,15 +6,16 @@ No search state lives here; the other ``bot_*`` modules import these names.
 """
 from typing import Dict, List
 
-from .rules import KING, OFF, PAWN, MultiVariant
+from .rules import BISHOP, KING, KNIGHT, OFF, PAWN, ROOK, MultiVariant
 
-# Material in centipawns per kind (index = kind; 7 is the 1 Point Queen: it moves as a queen).
+# Material in centipawns per kind (index = kind, ``rules.PAWN`` .. ``rules.POINT_QUEEN``: the 1 Point
+# Queen moves as a queen).
 MATERIAL = (0, 100, 300, 325, 500, 900, 0, 900)
 # Worth of a victim when ordering captures: an active enemy's king (E4.4) before anything else.
 CAPTURE_ORDER = (0, 100, 300, 325, 500, 900, 5000, 900)
 POINT_CP = 40            # one point of the game's score, in centipawns
 ELIMINATED = 100000      # the bot's own side out of the game (checkmated)
-STALEMATED = 75000       # ... stalemated (Singles and Pairs: nobody gets the 25 points of a mate)
+STALEMATED_CP = 75000       # ... stalemated (Singles and Pairs: nobody gets the 25 points of a mate)
 TEAM_MATE_CP = 3000      # Teams: each checkmated member of a team
 TEAM_WIN = 90000         # Teams: a team has checkmated enough opponents
 DRAW_RESULT_CP = 20000   # a repetition that ends the game: won (or lost) on points
@@ -57,9 +58,9 @@ def unit_tables(v: MultiVariant) -> List[List[int]]:
                     bonus = 3 * max(0, ahead - 1)
                 elif kind == KING:
                     bonus = -6 * max(0, ahead - 1)
-                elif kind in (2, 3):
+                elif kind == KNIGHT or kind == BISHOP:
                     bonus = int(24 - 2 * far)
-                elif kind == 4:
+                elif kind == ROOK:
                     bonus = 0
                 else:
                     bonus = int(8 - far)

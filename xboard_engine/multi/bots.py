@@ -46,7 +46,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..moves import Move
 from .bot_search import Search
 from .bot_state import SearchStopped
-from .bot_values import INFINITE, STALEMATED
+from .bot_values import INFINITE, STALEMATED_CP
+from .modes import Mode, mode_of
 from .position import ACTIVE, ZOMBIE
 
 __all__ = ["Bot", "ALGORITHMS", "evaluate_position", "BotError"]
@@ -92,10 +93,10 @@ class Bot:
         """Make a running ``choose`` return its best move so far at once (thread-safe)."""
         self._stop.set()
 
-    def algorithm_for(self, mode: str) -> str:
+    def algorithm_for(self, mode: Mode) -> str:
         """The search this bot runs in a game of ``mode``."""
         if self.algorithm == "auto":
-            return "team" if mode == "teams" else "brs"
+            return mode.default_algorithm
         return self.algorithm
 
     def choose(self, game: Any) -> Move:
@@ -110,7 +111,7 @@ class Bot:
         moves = game.legal_moves()
         if not moves:
             raise BotError(f"{pos.v.seats[pos.turn].colour} has no legal move")
-        algorithm = self.algorithm_for(getattr(game, "mode", "singles"))
+        algorithm = self.algorithm_for(mode_of(game))
         if algorithm == "random" or len(moves) == 1:
             move = moves[self.rng.randrange(len(moves))]
             self.last = {"depth": 0, "nodes": 0, "seconds": time.perf_counter() - started, "score": 0,
@@ -147,7 +148,7 @@ class Bot:
             order.sort(key=lambda m: scores.get(m, -INFINITE), reverse=True)
             order.remove(best_move)
             order.insert(0, best_move)
-            if abs(best_score) >= STALEMATED // 2:
+            if abs(best_score) >= STALEMATED_CP // 2:
                 break                    # a forced elimination: deeper search will not change it
             if deadline is not None and time.perf_counter() > started + (deadline - started) * 0.6:
                 break                    # the next depth would not get far: keep the time

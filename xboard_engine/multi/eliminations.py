@@ -5,7 +5,7 @@ a king captured (E4.4), a resignation or time-out, and the points and team count
 """
 from typing import Dict, Optional
 
-from .position import ZOMBIE
+from .rules import CHECKMATED, KING_CAPTURED, STALEMATED, ZOMBIE
 
 
 class Eliminations:
@@ -33,7 +33,8 @@ class Eliminations:
 
     def _refresh_stuck(self) -> Dict[int, str]:
         pos = self.position
-        self.stuck = {t: ("m" if pos.in_check(t) else "s") for t in pos.active_seats() if not pos.has_legal_move(t)}
+        self.stuck = {t: (CHECKMATED if pos.in_check(t) else STALEMATED)
+                      for t in pos.active_seats() if not pos.has_legal_move(t)}
         return self.stuck
 
     def _track_checks(self, mover: Optional[int]) -> None:
@@ -71,9 +72,9 @@ class Eliminations:
         (E4.2, E4.5): an enemy mover; a partner mover for a stalemate (the pair's 25) or, for a mate,
         the enemy whose check came last; after an action that is not a move, the enemy whose check
         came last for a mate and nobody for a stalemate."""
-        if mover is not None and (self.teams[mover] != self.teams[t] or kind == "s"):
+        if mover is not None and (self.teams[mover] != self.teams[t] or kind == STALEMATED):
             return mover
-        return self._last_checker(t) if kind == "m" else None
+        return self._last_checker(t) if kind == CHECKMATED else None
 
     def _update_credits(self, mover: Optional[int], cover_before: Dict[int, Dict[int, set]]) -> None:
         """E4.2: credit new mates and stalemates (to the mover, or as E4.5 says when the mover is the
@@ -108,19 +109,19 @@ class Eliminations:
 
     def _eliminate_stuck(self, seat: int) -> None:
         pos = self.position
-        kind = "m" if pos.in_check(seat) and not self.options.capture_the_king else "s"
+        kind = CHECKMATED if pos.in_check(seat) and not self.options.capture_the_king else STALEMATED
         creditor = self.credit.pop(seat, (None, kind))[0]
         self.stuck.pop(seat, None)
         pos.eliminate(seat, kind)
         self._out(seat, kind, creditor, f"{self.seat_name(seat)} is {_WORD[kind]}d" +
                   (f" (credit: {self.seat_name(creditor)})" if creditor is not None else ""))
-        if kind == "m" and self.mode == "pairs" and self.options.partner_knockout:
+        if kind == CHECKMATED and self.mode_rules.knocks_out_partner(self.options):
             partner = self.v.partner[seat]
             if pos.is_active(partner):
                 self.credit.pop(partner, None)
                 self.stuck.pop(partner, None)
-                pos.eliminate(partner, "m")
-                self._out(partner, "m", creditor, f"{self.seat_name(partner)} is knocked out with its partner")
+                pos.eliminate(partner, CHECKMATED)
+                self._out(partner, CHECKMATED, creditor, f"{self.seat_name(partner)} is knocked out with its partner")
         self._after_leaving()
         self._check_end()
 
@@ -131,26 +132,27 @@ class Eliminations:
         self._update_credits(None, {})
 
     def _out(self, seat: int, kind: str, creditor: Optional[int], words: str) -> None:
-        """Points and team counts for a seat that has just left the game (kind: an OUT_STATES letter)."""
+        """Points and team counts for a seat that has just left the game (kind: CHECKMATED,
+        STALEMATED or KING_CAPTURED)."""
         v = self.v
         pos = self.position
-        mode = self.mode
+        rules = self.mode_rules
         team = self.teams[seat]
-        if kind in "mk":
-            if mode == "teams":
+        if kind == CHECKMATED or kind == KING_CAPTURED:
+            if not rules.points_decide:
                 self.team_mates[v.team_of[seat]] += 1
-            elif creditor is not None and kind == "m":      # a captured king scored its 25 as a capture
+            elif creditor is not None and kind == CHECKMATED:   # a captured king scored its 25 as a capture
                 self._award(creditor, v.checkmate_points)
                 words += f", +{v.checkmate_points} {self.seat_name(creditor)}"
-        elif kind == "s":
-            if mode == "teams":
+        elif kind == STALEMATED:
+            if not rules.points_decide:
                 self.team_stalemates[v.team_of[seat]] += 1
-            elif creditor == seat or (mode == "pairs" and creditor == v.partner[seat]):
+            elif rules.stalemate_is_own(v, seat, creditor):
                 self._award(creditor, v.self_stalemate_points)
                 words += f", +{v.self_stalemate_points} {self.seat_name(creditor)}"
             else:
                 others = [s for s in pos.active_seats() if self.teams[s] != team]
-                shares = v.pairs_stalemate_shares if mode == "pairs" else v.stalemate_shares
+                shares = rules.stalemate_shares(v)
                 if others:
                     each = shares[min(len(others), len(shares)) - 1]
                     for s in others:
@@ -158,12 +160,14 @@ class Eliminations:
                     words += f", +{each} to each of {len(others)}"
         self._note(words)
 
-    def _leave(self, seat: Optional[int], action: str, letter: str, words: str) -> None:
+    def _leave(self, seat: Optional[int], action: str, how: str, words: str) -> None:
+        """The seat to move resigns or runs out of time (``how``: RESIGNED or TIMED_OUT)."""
         s = self._check_turn(seat, "resign" if action == "resign" else "run out of time")
         pos = self.position
         v = self.v
         self.actions.append((s, action, words))
-        if self.options.zombie_king and self.mode != "teams":
+        rules = self.mode_rules
+        if self.options.zombie_king and rules.zombie_kings:
             self.credit.pop(s, None)
             pos.eliminate(s, ZOMBIE, keep_king=True)
             self._note(f"{self.seat_name(s)} {words}: its king plays on as a zombie")
@@ -172,24 +176,14 @@ class Eliminations:
                 self._start_turn()          # the zombie king makes this move at random
             return
         self.credit.pop(s, None)
-        pos.eliminate(s, letter)
+        pos.eliminate(s, how)
         text = f"{self.seat_name(s)} {words}"
-        if self.mode == "teams":
+        if not rules.points_decide:
             self.team_mates[v.team_of[s]] += 1
         else:
             # The 25 points go to whoever took most from the seat (pair totals in Pairs), shared on ties.
-            if self.mode == "pairs":
-                groups = {}
-                for x in pos.active_seats():
-                    if self.teams[x] != self.teams[s]:
-                        key = self.teams[x]
-                        members = [m for m in range(v.players) if self.teams[m] == key]
-                        groups[key] = (sum(self.taken[s][m] for m in members),
-                                       max((m for m in members if pos.is_active(m)), key=lambda m: self.taken[s][m]))
-                table = v.pairs_resign_shares
-            else:
-                groups = {x: (self.taken[s][x], x) for x in pos.active_seats()}
-                table = v.stalemate_shares
+            groups = rules.resignation_takers(self, s)
+            table = rules.resignation_shares(v)
             best = max((g[0] for g in groups.values()), default=0)
             if best > 0:
                 winners = [g[1] for g in groups.values() if g[0] == best]
@@ -203,4 +197,4 @@ class Eliminations:
             self._start_turn()
 
 
-_WORD = {"m": "checkmate", "s": "stalemate"}
+_WORD = {CHECKMATED: "checkmate", STALEMATED: "stalemate"}

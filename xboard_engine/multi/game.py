@@ -6,8 +6,8 @@ A ``Game`` is driven by actions: ``play`` (a move of the seat to move), ``resign
 (E4.1) and the credit of every mate or stalemate in waiting is kept up to date (E4.2).  The whole game is
 its list of actions, so a record replays exactly (``from_record``).
 
-The modes and options are ``options.py``'s; the checks, credits and eliminations ``eliminations.py``'s
-(``Game``'s base class).
+The modes' rules are ``modes.py``'s (``Game.mode_rules``), the options ``options.py``'s; the checks,
+credits and eliminations ``eliminations.py``'s (``Game``'s base class).
 """
 import copy as _copy
 import operator
@@ -18,9 +18,11 @@ from ..errors import IllegalMoveError, RulesError
 from ..moves import Move
 from .eliminations import Eliminations
 from .notation import move_text as _move_text, parse_move as _parse_move
-from .options import MODES, OPTION_NAMES, Options, RulesOptionError, whole_number
-from .position import ACTIVE, OUT_STATES, ZOMBIE, MultiPosition
-from .rules import GREY, KIND_LETTERS, KING, MultiVariant, get_multi_variant
+from .modes import MODE_BY_NAME, MODES, Mode
+from .options import OPTION_NAMES, Options, RulesOptionError, whole_number
+from .position import MultiPosition
+from .rules import (ACTIVE, CHECKMATED, CLAIMED, GREY, KIND_LETTERS, KING, KING_CAPTURED, OUT_STATES, POINT_QUEEN,
+                    QUEEN, RESIGNED, TIMED_OUT, ZOMBIE, MultiVariant, get_multi_variant)
 
 __all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES", "RulesOptionError", "InvalidSeatError"]
 
@@ -72,28 +74,25 @@ class Game(Eliminations):
 
     def __init__(self, mode: str = "singles", options: Optional[Dict[str, object]] = None,
                  position: Optional[str] = None, seed: Optional[int] = None, game: str = "8player") -> None:
-        if mode not in MODES:
+        rules = MODE_BY_NAME.get(mode) if isinstance(mode, str) else None
+        if rules is None:
             raise RulesOptionError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
-        self.mode = mode
+        self.mode = mode                       # the name (options, records, JSON)
+        self.mode_rules: Mode = rules          # the rules of the mode
         self.options = opts = Options.make(mode, options)
         v: MultiVariant = get_multi_variant(game)
         self.v = v
         n = v.players
-        if mode == "pairs":
-            teams = [min(s, v.partner[s]) for s in range(n)]
-        elif mode == "teams":
-            teams = list(v.team_of)
-        else:
-            teams = list(range(n))
-        self.teams = teams
+        self.teams = teams = rules.sides(v)    # side key per seat
         kw = dict(teams=teams, capture_the_king=opts.capture_the_king, one_point_queen=opts.one_point_queen)
         self.position = MultiPosition.from_text(position, game, **kw) if position else MultiPosition(game, **kw)
         values = list(v.values)
         if opts.custom_points:
             for letter, value in opts.custom_points:
-                values[KIND_LETTERS.index(letter)] = value
-                if letter == "Q":
-                    values[7] = value if not opts.one_point_queen else 1
+                kind = KIND_LETTERS.index(letter)
+                values[kind] = value
+                if kind == QUEEN:
+                    values[POINT_QUEEN] = value if not opts.one_point_queen else 1
         if opts.only_king_points:
             values = [0] * 8
             values[KING] = v.values[KING]
@@ -106,11 +105,12 @@ class Game(Eliminations):
         self.rng = random.Random(self.seed)
         self.scores = [0] * n
         self.taken = [[0] * n for _ in range(n)]       # taken[victim][taker]: points taken
-        self.credit: Dict[int, Tuple[Optional[int], str]] = {}  # seat in waiting -> (creditor, "m" or "s")
+        # seat in waiting -> (creditor, CHECKMATED or STALEMATED)
+        self.credit: Dict[int, Tuple[Optional[int], str]] = {}
         # E4.5: the enemies checking each seat, with when each check came (the last one is credited
         # with a mate its partner completes).
         self.checks: Dict[int, Dict[int, Tuple[int, int]]] = {}
-        self.stuck: Dict[int, str] = {}               # seat -> "m"/"s" if it could not move now
+        self.stuck: Dict[int, str] = {}               # seat -> CHECKMATED/STALEMATED if it could not move now
         self.team_mates = [0] * len(v.teams)           # members of each team checkmated
         self.team_stalemates = [0] * len(v.teams)
         self.actions: List[Tuple[int, str, str]] = []  # (seat, kind, text): kind move/resign/timeout/claim
@@ -177,14 +177,14 @@ class Game(Eliminations):
     def claim_allowed(self, seat: int) -> bool:
         """E5: two players left, ``seat`` to move and ahead by 26 or more (pair totals in Pairs)."""
         seat = self._seat(seat)
-        if self.result or self.mode == "teams" or self.options.last_king_standing or seat != self.position.turn:
+        rules = self.mode_rules
+        if self.result or not rules.claims_allowed or self.options.last_king_standing or seat != self.position.turn:
             return False
         active = self.position.active_seats()
         if len(active) != 2 or self.teams[active[0]] == self.teams[active[1]]:
             return False
         other = active[1] if active[0] == seat else active[0]
-        score = self.pair_score if self.mode == "pairs" else (lambda s: self.scores[s])
-        return score(seat) - score(other) >= 26
+        return rules.side_score(self, seat) - rules.side_score(self, other) >= 26
 
     # ================================================================ actions
     def play(self, m: Move) -> None:
@@ -206,11 +206,11 @@ class Game(Eliminations):
 
     def resign(self, seat: Optional[int] = None) -> None:
         """The seat to move resigns (the text: only on one's own move)."""
-        self._leave(seat, "resign", "r", "resigns")
+        self._leave(seat, "resign", RESIGNED, "resigns")
 
     def timeout(self, seat: Optional[int] = None) -> None:
         """The seat to move runs out of time."""
-        self._leave(seat, "timeout", "t", "runs out of time")
+        self._leave(seat, "timeout", TIMED_OUT, "runs out of time")
 
     def claim(self, seat: Optional[int] = None) -> None:
         """E5: the leader of the last two claims the game, resigning and giving the other 25 points."""
@@ -221,7 +221,7 @@ class Game(Eliminations):
         pos = self.position
         other = next(x for x in pos.active_seats() if x != s)
         self.actions.append((s, "claim", "claims"))
-        pos.eliminate(s, "c")
+        pos.eliminate(s, CLAIMED)
         self._award(other, self.v.checkmate_points)
         self._note(f"{self.seat_name(s)} claims the game; {self.seat_name(other)} gets 25")
         self._finish("claimed by " + self.seat_name(s))
@@ -268,7 +268,7 @@ class Game(Eliminations):
                 self.credit.pop(owner, None)
                 self.stuck.pop(owner, None)
                 self.checks.pop(owner, None)
-                self._out(owner, "k", mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}"
+                self._out(owner, KING_CAPTURED, mover, f"{self.seat_name(owner)}'s king is captured by {self.seat_name(mover)}"
                           + (f", +{points} {self.seat_name(mover)}" if points else ""))
                 if self._check_end():
                     return
@@ -286,7 +286,7 @@ class Game(Eliminations):
         self._update_credits(mover, cover_before)
         if self.options.immediate_checkmate:
             for t, kind in list(self.stuck.items()):
-                if kind == "m" and pos.is_active(t):
+                if kind == CHECKMATED and pos.is_active(t):
                     self._eliminate_stuck(t)
                     if self.result:
                         return
@@ -324,70 +324,35 @@ class Game(Eliminations):
             reason = "insufficient material"
         if reason is None:
             return False
-        if self.mode != "teams":
+        points = self.mode_rules.points_decide
+        if points:
             for s in active:
                 self._award(s, v.checkmate_points)
-        self._note(f"draw by {reason}" + ("" if self.mode == "teams" else ": +25 to every active player"))
+        self._note(f"draw by {reason}" + (": +25 to every active player" if points else ""))
         self._finish("draw by " + reason, draw=True)
         return True
 
     def _check_end(self) -> bool:
         if self.result:
             return True
-        pos = self.position
-        v = self.v
-        active = pos.active_seats()
-        if self.mode == "teams":
-            for t, members in enumerate(v.teams):
-                if self.team_stalemates[t] >= 2:
-                    self._finish(f"two players of team {v.team_names[t]} are stalemated", draw=True)
-                    return True
-            for t, members in enumerate(v.teams):
-                other = 1 - t
-                if self.team_mates[t] >= min(self.needed, len(members)) or not any(pos.is_active(m) for m in members):
-                    if self.options.last_king_standing and any(pos.is_active(m) for m in members):
-                        continue
-                    self._finish(f"team {v.team_names[other]} checkmated {self.team_mates[t]} of team "
-                                 f"{v.team_names[t]}", winners=tuple(v.teams[other]))
-                    return True
+        end = self.mode_rules.end_of_game(self)
+        if end is None:
             return False
-        if len(active) <= 1 or len({self.teams[s] for s in active}) <= 1:
-            if self.options.last_king_standing:
-                self._finish("last king standing", winners=tuple(active))
-            else:
-                self._finish("one player left" if len(active) == 1 else
-                             "only partners left" if active else "no player left")
-            return True
-        return False
+        self._finish(*end)
+        return True
 
     def _finish(self, reason: str, winners: Optional[Tuple[int, ...]] = None, draw: bool = False) -> None:
         if winners is None:
-            if draw and self.mode == "teams":
-                winners = ()
-            elif self.mode == "pairs":
-                best = max(self.pair_score(s) for s in range(self.v.players))
-                winners = tuple(s for s in range(self.v.players) if self.pair_score(s) == best)
-            else:
-                best = max(self.scores)
-                winners = tuple(s for s in range(self.v.players) if self.scores[s] == best)
+            winners = self.mode_rules.leaders(self, draw)
         self.result = GameResult(reason, winners, tuple(self.scores), draw)
 
     def copy(self) -> "Game":
-        """An independent copy (a bot may read it in another thread while this game goes on)."""
+        """An independent copy (a bot may read it in another thread while this game goes on): every
+        attribute is copied deeply (so a new one cannot be forgotten), but the variant and the mode,
+        which never change, are shared, and the position is copied by its own fast ``copy``."""
         other = _copy.copy(self)
-        other.position = self.position.copy()
-        other.scores = list(self.scores)
-        other.taken = [list(row) for row in self.taken]
-        other.credit = dict(self.credit)
-        other.checks = {t: dict(c) for t, c in self.checks.items()}
-        other.stuck = dict(self.stuck)
-        other.team_mates = list(self.team_mates)
-        other.team_stalemates = list(self.team_stalemates)
-        other.actions = list(self.actions)
-        other.log = list(self.log)
-        other.seen = dict(self.seen)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        memo = {id(self.v): self.v, id(self.mode_rules): self.mode_rules, id(self.position): self.position.copy()}
+        other.__dict__ = _copy.deepcopy(self.__dict__, memo)
         return other
 
     # ================================================================ records

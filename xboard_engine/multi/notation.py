@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, List, Optional
 
 from ..errors import IllegalMoveError, InvalidFenError
 from ..moves import CASTLE, Move
-from .rules import EMPTY, GREY, KIND_LETTERS, KING, PAWN, POINT_QUEEN, MultiVariant
+from .rules import ACTIVE, EMPTY, GREY, KIND_LETTERS, KING, PAWN, POINT_QUEEN, SEAT_STATES, ZOMBIE, MultiVariant
 
 if TYPE_CHECKING:
     from .position import MultiPosition
 
-STATE_LETTERS = "azmsrtkc"
+STATE_LETTERS = "".join(SEAT_STATES)
 
 
 def unit_text(v: MultiVariant, code: int) -> str:
@@ -113,15 +113,15 @@ def read_position(pos: "MultiPosition", text: str) -> None:
         raise InvalidFenError(f"the seat states are {v.players} of {STATE_LETTERS!r}, not {states!r}")
     pos.state = list(states)
     for s in range(v.players):
-        alive = states[s] in "az"
+        alive = states[s] in (ACTIVE, ZOMBIE)
         if alive and kings[s] != 1:
             raise InvalidFenError(f"{v.seats[s].colour} is in the game with {kings[s]} kings")
         if not alive and any(pos.board[sq] >> 3 == s for sq in v.squares if pos.board[sq]):
             raise InvalidFenError(f"{v.seats[s].colour} is out of the game but has units that are not grey")
-        if states[s] == "z" and any(pos.board[sq] >> 3 == s and pos.board[sq] & 7 != KING
+        if states[s] == ZOMBIE and any(pos.board[sq] >> 3 == s and pos.board[sq] & 7 != KING
                                     for sq in v.squares if pos.board[sq]):
             raise InvalidFenError(f"{v.seats[s].colour} is a Zombie King but has units besides its king")
-    if states[turn] not in "az":
+    if states[turn] not in (ACTIVE, ZOMBIE):
         raise InvalidFenError(f"{v.seats[turn].colour} is to move but out of the game")
     rights = 0
     if fields[3] != "-":

@@ -7,8 +7,7 @@ import re
 from typing import Dict, Mapping, NamedTuple, Optional, Tuple
 
 from ..errors import RulesError
-
-MODES = ("singles", "pairs", "teams")
+from .modes import MODES
 
 # name -> (help, modes it is allowed in)
 OPTION_NAMES: Dict[str, Tuple[str, Tuple[str, ...]]] = {

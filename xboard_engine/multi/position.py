@@ -17,8 +17,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..errors import EmptyHistoryError, IllegalMoveError
 from ..moves import CASTLE, DOUBLE, EP, Move
-from .rules import (ACTIVE, EMPTY, GREY, KING, OFF, OUT_STATES, PAWN, POINT_QUEEN, ZOMBIE, MultiVariant,
-                    get_multi_variant)
+from .rules import (ACTIVE, EMPTY, GREY, KING, KING_CAPTURED, OFF, OUT_STATES, PAWN, POINT_QUEEN, SEAT_STATES,
+                    ZOMBIE, MultiVariant, get_multi_variant)
 from .seat_moves import SeatMoves
 
 __all__ = ["MultiPosition", "ACTIVE", "ZOMBIE", "OUT_STATES", "Move"]
@@ -34,7 +34,7 @@ class _Keys:
         self.turn = [bits() for _ in range(seats)]
         self.right = [bits() for _ in range(castles)]
         self.ep = [bits() for _ in range(size)]
-        self.state = [{st: bits() for st in "azmsrtkc"} for _ in range(seats)]
+        self.state = [{st: bits() for st in SEAT_STATES} for _ in range(seats)]
 
 
 _KEYS: Dict[str, _Keys] = {}
@@ -220,7 +220,7 @@ class MultiPosition(SeatMoves):
     # ================================================================ make / unmake
     def push(self, m: Move) -> None:
         """Make legal move ``m`` of the seat to move; the turn passes to the next active seat.  A move
-        that takes an enemy king also puts the king's owner out of the game, state ``k`` (E4.4)."""
+        that takes an enemy king also puts the king's owner out of the game, state ``KING_CAPTURED`` (E4.4)."""
         if m.__class__ is not Move:
             raise IllegalMoveError(f"push takes a Move from legal_moves(), not {m!r}")
         frm, to, placed, kind, sq2, to2, placed2 = m
@@ -267,8 +267,8 @@ class MultiPosition(SeatMoves):
             units[victim].clear()
             states = self.state
             self.state = list(states)
-            h ^= keys.state[victim][states[victim]] ^ keys.state[victim]["k"]
-            self.state[victim] = "k"
+            h ^= keys.state[victim][states[victim]] ^ keys.state[victim][KING_CAPTURED]
+            self.state[victim] = KING_CAPTURED
         self._stack.append((m, changes, mover, self.rights, self.ep, self.clock, self.hash, states))
         rights = self.rights
         if rights:

@@ -15,18 +15,27 @@ from ..errors import UnknownVariantError
 
 __all__ = ["MultiVariant", "Seat", "Castle", "get_multi_variant", "EMPTY", "OFF", "GREY",
            "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "POINT_QUEEN", "KIND_LETTERS",
-           "ACTIVE", "ZOMBIE", "OUT_STATES"]
+           "ACTIVE", "ZOMBIE", "CHECKMATED", "STALEMATED", "RESIGNED", "TIMED_OUT", "KING_CAPTURED", "CLAIMED",
+           "OUT_STATES", "SEAT_STATES"]
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, POINT_QUEEN = 1, 2, 3, 4, 5, 6, 7
 # POINT_QUEEN: a queen from the 1 Point Queen promotion option (moves as a queen, worth 1 point).
 KIND_LETTERS = " PNBRQKD"
 GREY = 8
-# A seat's state letter (position text): active, zombie (Zombie King: only the king moves), or how it
-# left the game.
+# A seat's state (``MultiPosition.state``): active, zombie (Zombie King: only the king moves), or how it
+# left the game (the elimination kinds).  Each is the letter the position text writes.
 ACTIVE = "a"
 ZOMBIE = "z"
-OUT_STATES = {"m": "checkmated", "s": "stalemated", "r": "resigned", "t": "timed out", "k": "king captured",
-              "c": "claimed"}
+CHECKMATED = "m"
+STALEMATED = "s"
+RESIGNED = "r"
+TIMED_OUT = "t"
+KING_CAPTURED = "k"
+CLAIMED = "c"
+OUT_STATES = {CHECKMATED: "checkmated", STALEMATED: "stalemated", RESIGNED: "resigned", TIMED_OUT: "timed out",
+              KING_CAPTURED: "king captured", CLAIMED: "claimed"}
+# Every state, in the order the hash keys of the states are drawn (do not reorder: the keys follow it).
+SEAT_STATES = (ACTIVE, ZOMBIE) + tuple(OUT_STATES)
 DIRECTIONS = {"north": (0, 1), "east": (1, 0), "south": (0, -1), "west": (-1, 0)}
 ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
