@@ -33,6 +33,10 @@ class Mode:
     zombie_kings = True
     # The bots' search when the bot is not told one.
     default_algorithm = "brs"
+    # Players have teammates (Pairs, Teams), whose units they cannot capture.
+    has_teammates = False
+    # The game is won by a team's count (Teams): pages show the teams' scores.
+    scores_by_team = False
 
     def __repr__(self) -> str:
         return f"<mode {self.name}>"
@@ -91,6 +95,7 @@ class Pairs(Mode):
     """Partners opposite each other play as a pair: pair totals rank them."""
 
     name = "pairs"
+    has_teammates = True
 
     def sides(self, v: MultiVariant) -> List[int]:
         return [min(s, v.partner[s]) for s in range(v.players)]
@@ -129,6 +134,8 @@ class Teams(Mode):
     for eliminations or draws, no claims, no Zombie Kings."""
 
     name = "teams"
+    has_teammates = True
+    scores_by_team = True
     points_decide = False
     claims_allowed = False
     zombie_kings = False

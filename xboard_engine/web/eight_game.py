@@ -213,7 +213,7 @@ class EightGame:
         return {
             "type": "state", "id": self.id, "version": self.version, "mode": g.mode,
             "options": g.options.as_dict(), "players": self.players, "seats": seats,
-            "teamScores": [g.team_score(t) for t in range(len(v.teams))] if g.mode == "teams" else None,
+            "teamScores": [g.team_score(t) for t in range(len(v.teams))] if g.mode_rules.scores_by_team else None,
             "turn": turn, "pieces": pieces, "lastMove": self.last_move(), "check": checked,
             "targets": click_targets(g) if self.human_to_move() else [],
             "humanToMove": self.human_to_move(),

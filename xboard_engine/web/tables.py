@@ -384,7 +384,7 @@ class EightPlayerTable(Table):
 
     def team_of(self, seat: int) -> Optional[int]:
         g = self.game.game
-        return g.teams[seat] if g.mode in ("pairs", "teams") else None
+        return g.teams[seat] if g.mode_rules.has_teammates else None
 
     def summary(self) -> str:
         return f"8 Player Chess, {self.game.game.mode}"
