@@ -70,6 +70,9 @@ class Game(Eliminations):
     True
     >>> Game.from_dict(game.to_dict()).record() == game.record()
     True
+    >>> copied = game.copy()                # a game of its own: what is done to it stays there
+    >>> copied.scores.append(99); copied.scores == game.scores, copied.record() == game.record()
+    (False, True)
     """
 
     def __init__(self, mode: str = "singles", options: Optional[Dict[str, object]] = None,

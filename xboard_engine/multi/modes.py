@@ -1,4 +1,4 @@
-"""The three modes of 8 Player Chess (EIGHT_PLAYER.md E5) as objects: who plays on whose side, how
+"""The three modes of 8 Player Chess (docs/EIGHT_PLAYER_RULES.md E5) as objects: who plays on whose side, how
 eliminations, resignations and draws are scored, when the game ends and who wins.  The referee
 (``game.Game``) and the bots (``bot_*``) ask the game's mode instead of testing its name.
 
