@@ -144,27 +144,8 @@ function sendMove(text) {
 }
 
 function openChooser(options, seat) {
-  const box = $("choices");
-  box.replaceChildren();
-  for (const o of options) {
-    const b = document.createElement("button");
-    b.dataset.move = o.text;
-    const kind = KIND_LETTERS.indexOf(o.promotion);
-    const img = document.createElement("img");
-    img.src = `/piece8/${seat}-${kind}.svg`;
-    img.alt = o.text;
-    b.appendChild(img);
-    const label = document.createElement("span");
-    label.textContent = o.text;
-    b.appendChild(label);
-    b.addEventListener("click", () => { closeChooser(); sendMove(o.text); });
-    box.appendChild(b);
-  }
-  $("chooser").hidden = false;
-  box.firstChild.focus();
+  showChoices(options, (o) => `/piece8/${seat}-${KIND_LETTERS.indexOf(o.promotion)}.svg`, (o) => o.text, sendMove);
 }
-
-function closeChooser() { $("chooser").hidden = true; }
 
 function creditWords(seat, credit) {
   // The creditor is null when nobody made it (a resignation left the player without a move).

@@ -293,23 +293,8 @@ function sendMove(text) {
 }
 
 function openChooser(options) {
-  const box = $("choices");
-  box.replaceChildren();
-  for (const o of options) {
-    const b = document.createElement("button");
-    b.dataset.move = o.text;
-    if (o.picture) { const img = document.createElement("img"); img.src = `/piece/${o.picture}`; img.alt = o.san; b.appendChild(img); }
-    const label = document.createElement("span");
-    label.textContent = o.san;
-    b.appendChild(label);
-    b.addEventListener("click", () => { closeChooser(); sendMove(o.text); });
-    box.appendChild(b);
-  }
-  $("chooser").hidden = false;
-  box.firstChild.focus();
+  showChoices(options, (o) => (o.picture ? `/piece/${o.picture}` : ""), (o) => o.san, sendMove);
 }
-
-function closeChooser() { $("chooser").hidden = true; }
 
 // ----------------------------------------------------------------- the panel beside the board
 function renderPanel() {

@@ -21,6 +21,29 @@ function startsWith(path, prefix) {
   return path.length >= prefix.length && prefix.every((s, i) => path[i] === s);
 }
 
+// The chooser between the moves one set of clicks may mean (promotions, facings, castles): a
+// button each, with its picture when `pictureOf` gives one, labelled by `labelOf`; `choose` gets the
+// chosen move's text.
+function showChoices(options, pictureOf, labelOf, choose) {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const o of options) {
+    const b = document.createElement("button");
+    b.dataset.move = o.text;
+    const picture = pictureOf(o);
+    if (picture) { const img = document.createElement("img"); img.src = picture; img.alt = labelOf(o); b.appendChild(img); }
+    const label = document.createElement("span");
+    label.textContent = labelOf(o);
+    b.appendChild(label);
+    b.addEventListener("click", () => { closeChooser(); choose(o.text); });
+    box.appendChild(b);
+  }
+  $("chooser").hidden = false;
+  box.firstChild.focus();
+}
+
+function closeChooser() { $("chooser").hidden = true; }
+
 // A clock's text: m:ss, and m:ss.s under ten seconds.
 // Entering a move square by square: `targets` are the legal moves as paths of squares ({path,
 // options}), `clicks` the squares clicked so far.  After a click on `name`: the clicks kept, the
