@@ -37,7 +37,8 @@ def _pseudo_moves(pos: "Position", captures_only: bool) -> List[Move]:
     us = pos.stm
     moves: List[Move] = []
     add = moves.append
-    elo, ehi = (BLACK, OFF) if us == 0 else (0, BLACK)
+    # The other side's unit codes lie strictly between these (``Behaviour.moves``).
+    enemy_lo, enemy_hi = (BLACK, OFF) if us == 0 else (0, BLACK)
     held_units: Set[int] = set()
     if v.has_jailers:
         is_jailer = v.is_jailer
@@ -54,15 +55,15 @@ def _pseudo_moves(pos: "Position", captures_only: bool) -> List[Move]:
             continue
         p = B[sq]
         if sq == restricted:
-            _restricted_moves(pos, sq, p, moves, elo, ehi, captures_only)
+            _restricted_moves(pos, sq, p, moves, enemy_lo, enemy_hi, captures_only)
         else:
-            gen[p](pos, sq, p, add, elo, ehi)
+            gen[p](pos, sq, p, add, enemy_lo, enemy_hi)
     if not captures_only and pos.castling & (3 << (us * 2)):
         _castling_moves(pos, add, held_units)
     return moves
 
 
-def _restricted_moves(pos: "Position", sq: int, p: int, moves: List[Move], elo: int, ehi: int,
+def _restricted_moves(pos: "Position", sq: int, p: int, moves: List[Move], enemy_lo: int, enemy_hi: int,
                       captures_only: bool) -> None:
     """R8.7/R8.8: moves of the unit pushed on the opponent's last move."""
     v = pos.v
@@ -70,7 +71,7 @@ def _restricted_moves(pos: "Position", sq: int, p: int, moves: List[Move], elo: 
     forbidden = {origin}
     forbidden.update(v.between(origin, dest))
     own: List[Move] = []
-    v.behaviour_of[p].moves_after_push(pos, sq, p, own.append, elo, ehi)
+    v.behaviour_of[p].moves_after_push(pos, sq, p, own.append, enemy_lo, enemy_hi)
     B = pos.board
     for m in own:
         if m[1] not in forbidden and (not captures_only or B[m[1]] != EMPTY):
