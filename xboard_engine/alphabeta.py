@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Tuple
 from .moves import NORMAL, PUSH, Move
 from .evaluation import evaluate
 from .position import Position
-from .ttable import EXACT, LOWER, UPPER, TranspositionTable
+from .ttable import ENTRY_DEPTH, ENTRY_FLAG, ENTRY_MOVE, ENTRY_SCORE, EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = 100000
 MATE_BOUND = MATE - 1000            # scores beyond this are mates (MATE - plies to mate)
@@ -108,10 +108,10 @@ class AlphaBeta:
         entry = self.tt.probe(key)
         tt_move = None
         if entry is not None:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv_node:
-                score = _from_table(entry[2], ply)
-                flag = entry[3]
+            tt_move = entry[ENTRY_MOVE]
+            if entry[ENTRY_DEPTH] >= depth and not pv_node:
+                score = _from_table(entry[ENTRY_SCORE], ply)
+                flag = entry[ENTRY_FLAG]
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                     return score
         static = None
@@ -150,7 +150,7 @@ class AlphaBeta:
         try:
             for order, m in self._scored(pos, moves, tt_move, ply, previous):
                 quiet = (order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
-                    and m[3] != PUSH            # a push moves an enemy unit: never reduced or pruned
+                    and m.kind != PUSH          # a push moves an enemy unit: never reduced or pruned
                 pos.push(m)
                 try:
                     gives_check = quiet and pos.is_check()
@@ -200,9 +200,9 @@ class AlphaBeta:
             killers[1] = killers[0]
             killers[0] = m
         if previous is not None:
-            self._counter[previous[0] << 12 | previous[1]] = m
+            self._counter[previous.frm << 12 | previous.to] = m
         history = self._history[stm]
-        k = m[0] << 12 | m[1]
+        k = m.frm << 12 | m.to
         value = history.get(k, 0) + depth * depth
         history[k] = value
         if value > HISTORY_MAX:
@@ -243,8 +243,8 @@ class AlphaBeta:
         for order, m in scored:
             if delta and not in_check and stand + (order >> 6) + DELTA_MARGIN <= alpha:
                 break                           # delta pruning: sorted by victim, the rest gain less
-            if prune_bad and m[3] == NORMAL and taker(m) > (order >> 6) + BAD_CAPTURE \
-                    and pos.square_attacked(m[1], them):
+            if prune_bad and m.kind == NORMAL and taker(m) > (order >> 6) + BAD_CAPTURE \
+                    and pos.square_attacked(m.to, them):
                 continue                        # likely loses the taker for less
             pos.push(m)
             try:
@@ -265,7 +265,7 @@ class AlphaBeta:
         """The moves with their order keys, best first."""
         killers = self._killers[ply] if ply < len(self._killers) else (None, None)
         k0, k1 = killers
-        counter = self._counter.get(previous[0] << 12 | previous[1]) if previous is not None else None
+        counter = self._counter.get(previous.frm << 12 | previous.to) if previous is not None else None
         history = self._history[pos.stm]
         victim = pos.move_victim_value
         taker = pos.mover_value
@@ -284,6 +284,6 @@ class AlphaBeta:
             elif m == counter:
                 scored.append((COUNTER_KEY, m))
             else:
-                scored.append((history.get(m[0] << 12 | m[1], 0), m))
+                scored.append((history.get(m.frm << 12 | m.to, 0), m))
         scored.sort(key=_first, reverse=True)
         return scored

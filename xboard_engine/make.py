@@ -14,6 +14,21 @@ if TYPE_CHECKING:
     from .position import Position
 
 
+# Fields of the undo entry (``save_undo``) read one at a time; ``Position.pop`` unpacks them all.
+UNDO_MOVE = 0
+UNDO_HASH = 8
+
+
+def save_undo(pos: "Position", m: Move, moved: int, captured) -> None:
+    """Record what ``Position.pop`` needs to take back move ``m``, before ``m`` changes the state:
+    the tuple (move, moved, captured, castling, ep, halfmove, restriction, pawn_history, hash, score,
+    in_check).  ``moved`` is the unit that moved and ``captured`` the unit it took (EMPTY if none)
+    when ``push`` made the move itself; ``moved`` is 0 and ``captured`` the list of (square, unit
+    before) changes when ``push_changes`` made it."""
+    pos._stack.append((m, moved, captured, pos.castling, pos.ep, pos.halfmove, pos.restriction,
+                       pos.pawn_history, pos.hash, pos.score, pos._in_check))
+
+
 def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind: int, square2: int,
                  to2: int, placed2: int) -> None:
     """``push`` for every kind of move: the move as one list of square changes."""
@@ -67,8 +82,7 @@ def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind:
         mask = pos.castle_mask
         castling &= mask[frm] & mask[to] & mask[square2] & mask[to2]
     # 3. The rest of the state.
-    pos._stack.append((m, 0, undo, pos.castling, pos.ep, pos.halfmove, pos.restriction,
-                        pos.pawn_history, pos.hash, pos.score, pos._in_check))
+    save_undo(pos, m, 0, undo)
     if castling != pos.castling:
         h ^= z.castling[pos.castling] ^ z.castling[castling]
         pos.castling = castling

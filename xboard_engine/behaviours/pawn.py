@@ -29,7 +29,7 @@ class Pawn(Behaviour):
     def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         step_to, steps, _, _, _, _, captures = pos.v.move_table[p][sq]
-        if step_to and steps and steps[0][2] != p and B[step_to] == 0:    # promotions count (quiescence)
+        if step_to and steps and steps[0].placed != p and B[step_to] == 0:    # promotions count (quiescence)
             for m in steps:
                 add(m)
         _add_captures(B, captures, pos.ep, add, enemy_lo, enemy_hi)
