@@ -34,7 +34,7 @@ LMR_MIN_MOVE = 3                    # moves searched at full depth before reduct
 # Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
 # the counter-move, then quiet moves by history.
 TT_KEY = 1 << 40
-CAPTURE_KEY = 1 << 32
+CAPTURE_KEY = 1 << 32                # plus the capture's ``capture_key``
 KILLER_KEY = 1 << 30
 COUNTER_KEY = (1 << 30) - 2
 HISTORY_MAX = 1 << 20
@@ -43,6 +43,20 @@ _first = itemgetter(0)
 # Late-move reductions by depth and move number: about ln(depth) * ln(number) / 2.
 LMR = [[0 if d < LMR_MIN_DEPTH or n < LMR_MIN_MOVE else max(1, int(0.5 + math.log(d) * math.log(n) / 2))
         for n in range(64)] for d in range(64)]
+
+
+# A capture's order key holds the value of the unit taken (with a promotion's gain) above TAKER_BITS
+# and, below them, the taker's value counted down from TAKER_LIMIT; every unit is worth less than
+# TAKER_LIMIT (tests/test_search.py checks every variant).
+TAKER_BITS = 12
+TAKER_LIMIT = (1 << TAKER_BITS) - 1
+
+
+def capture_key(victim: int, taker: int) -> int:
+    """The order key of a capture that wins ``victim`` centipawns with a unit worth ``taker``: the
+    most valuable victim first, then the cheapest taker (MVV-LVA).  ``key >> TAKER_BITS`` is
+    ``victim``."""
+    return victim << TAKER_BITS | (TAKER_LIMIT - taker)
 
 
 class _Abort(Exception):
@@ -236,14 +250,15 @@ class AlphaBeta:
         delta = self.features["delta"]
         victim = pos.move_victim_value
         taker = pos.mover_value
-        scored = [(victim(m) * 64 - taker(m) // 16, m) for m in moves]
+        scored = [(capture_key(victim(m), taker(m)), m) for m in moves]
         scored.sort(key=_first, reverse=True)
         prune_bad = self.features["badcaptures"] and not in_check
         them = 1 - pos.stm
         for order, m in scored:
-            if delta and not in_check and stand + (order >> 6) + DELTA_MARGIN <= alpha:
+            gain = order >> TAKER_BITS
+            if delta and not in_check and stand + gain + DELTA_MARGIN <= alpha:
                 break                           # delta pruning: sorted by victim, the rest gain less
-            if prune_bad and m.kind == NORMAL and taker(m) > (order >> 6) + BAD_CAPTURE \
+            if prune_bad and m.kind == NORMAL and taker(m) > gain + BAD_CAPTURE \
                     and pos.square_attacked(m.to, them):
                 continue                        # likely loses the taker for less
             pos.push(m)
@@ -276,7 +291,7 @@ class AlphaBeta:
                 continue
             v = victim(m)
             if v:
-                scored.append((CAPTURE_KEY + v * 64 - taker(m) // 16, m))
+                scored.append((CAPTURE_KEY + capture_key(v, taker(m)), m))
             elif m == k0:
                 scored.append((KILLER_KEY, m))
             elif m == k1:
