@@ -5,33 +5,19 @@ kind (castles, pushes, en passant, the 2019 jump and edge captures, a pass) is d
 list of (square, unit afterwards) changes it makes, from which the board, piece lists, kings, Zobrist
 hash and evaluation accumulator are updated; ``Position.pop`` undoes the same list.
 """
-from typing import TYPE_CHECKING, Tuple
+from typing import TYPE_CHECKING, List, Tuple
 
 from .board import EMPTY
-from .moves import CASTLE, DOUBLE, EDGE, EP, JUMP, PUSH, Move
+from .moves import CASTLE, DOUBLE, EDGE, EP, JUMP, PUSH
 
 if TYPE_CHECKING:
     from .position import Position
 
 
-# Fields of the undo entry (``save_undo``) read one at a time; ``Position.pop`` unpacks them all.
-UNDO_MOVE = 0
-UNDO_HASH = 8
-
-
-def save_undo(pos: "Position", m: Move, moved: int, captured) -> None:
-    """Record what ``Position.pop`` needs to take back move ``m``, before ``m`` changes the state:
-    the tuple (move, moved, captured, castling, ep, halfmove, restriction, pawn_history, hash, score,
-    in_check).  ``moved`` is the unit that moved and ``captured`` the unit it took (EMPTY if none)
-    when ``push`` made the move itself; ``moved`` is 0 and ``captured`` the list of (square, unit
-    before) changes when ``push_changes`` made it."""
-    pos._stack.append((m, moved, captured, pos.castling, pos.ep, pos.halfmove, pos.restriction,
-                       pos.pawn_history, pos.hash, pos.score, pos._in_check))
-
-
-def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind: int, square2: int,
-                 to2: int, placed2: int) -> None:
-    """``push`` for every kind of move: the move as one list of square changes."""
+def push_changes(pos: "Position", undo: List[Tuple[int, int]], frm: int, to: int, placed: int, kind: int,
+                 square2: int, to2: int, placed2: int) -> None:
+    """``push`` for every kind of move: the move as one list of square changes, each recorded in
+    ``undo`` (the list in the undo entry ``push`` made) as (square, unit before)."""
     v = pos.v
     B = pos.board
     z = pos.z
@@ -62,7 +48,6 @@ def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind:
     is_king = v.is_king
     h = pos.hash ^ z.side
     score = pos.score
-    undo = []
     for sq, after in changes:
         before = B[sq]
         undo.append((sq, before))
@@ -82,7 +67,6 @@ def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind:
         mask = pos.castle_mask
         castling &= mask[frm] & mask[to] & mask[square2] & mask[to2]
     # 3. The rest of the state.
-    save_undo(pos, m, 0, undo)
     if castling != pos.castling:
         h ^= z.castling[pos.castling] ^ z.castling[castling]
         pos.castling = castling

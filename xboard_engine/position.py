@@ -15,7 +15,7 @@ from .attacks import attacked
 from .board import BLACK, EMPTY, OFF
 from .errors import EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError
 from .fen import read_fen, write_fen
-from .make import UNDO_HASH, UNDO_MOVE, push_changes, save_undo, update_pawn_history
+from .make import push_changes, update_pawn_history
 from .movegen import legal_captures, legal_moves
 from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS_MOVE, PUSH, Move, MoveKind
 from .outcome import Outcome, is_insufficient_material, outcome
@@ -24,6 +24,12 @@ from .variant import Variant, get_variant
 from .zobrist import zobrist_for
 
 __all__ = ["Position", "Move", "MoveKind", "Outcome"]
+
+# The undo entry ``push`` records and ``pop`` unpacks: (move, moved, captured, castling, ep, halfmove,
+# restriction, pawn_history, hash, score, in_check), the state before the move.  These fields are also
+# read one at a time.
+UNDO_MOVE = 0
+UNDO_HASH = 8
 
 
 class Position:
@@ -377,8 +383,15 @@ class Position:
             _check_move(m, "push")
         frm, to, placed, kind, square2, to2, placed2 = m
         B = self.board
-        moved = B[frm]
-        captured = B[to]
+        if kind == NORMAL:
+            moved = B[frm]
+            captured = B[to]
+        else:
+            moved = 0
+            captured = []          # push_changes fills in the (square, unit before) changes
+        # The undo entry (UNDO_MOVE...), made here alone for every kind of move.
+        self._stack.append((m, moved, captured, self.castling, self.ep, self.halfmove, self.restriction,
+                            self.pawn_history, self.hash, self.score, self._in_check))
         if kind == NORMAL:
             # The common case written out: one unit moves, perhaps capturing.
             zp = self._zpiece
@@ -401,7 +414,6 @@ class Position:
             castling = self.castling
             ep = self.ep
             restriction = self.restriction
-            save_undo(self, m, moved, captured)
             if castling:
                 mask = self.castle_mask
                 castling &= mask[frm] & mask[to]
@@ -430,7 +442,7 @@ class Position:
             self.score = score
             self._in_check = None
             return
-        push_changes(self, m, frm, to, placed, kind, square2, to2, placed2)
+        push_changes(self, captured, frm, to, placed, kind, square2, to2, placed2)
 
     def push_null(self) -> None:
         """Pass the turn without moving, legal or not (the search's null move); ``pop`` undoes it."""
@@ -441,7 +453,7 @@ class Position:
         if not self._stack:
             raise EmptyHistoryError("no move to take back")
         (m, moved, captured, self.castling, self.ep, self.halfmove, self.restriction, self.pawn_history,
-         self.hash, self.score, self._in_check) = self._stack.pop()          # make.save_undo's entry
+         self.hash, self.score, self._in_check) = self._stack.pop()          # the entry push made
         B = self.board
         units = self.units
         self.stm = us = 1 - self.stm
