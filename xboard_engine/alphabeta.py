@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Tuple
 from .moves import NORMAL, PUSH, Move
 from .evaluation import evaluate
 from .position import Position
-from .ttable import EXACT, LOWER, UPPER, TranspositionTable
+from .ttable import ENTRY_DEPTH, ENTRY_FLAG, ENTRY_MOVE, ENTRY_SCORE, EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = 100000
 MATE_BOUND = MATE - 1000            # scores beyond this are mates (MATE - plies to mate)
@@ -34,7 +34,7 @@ LMR_MIN_MOVE = 3                    # moves searched at full depth before reduct
 # Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
 # the counter-move, then quiet moves by history.
 TT_KEY = 1 << 40
-CAPTURE_KEY = 1 << 32
+CAPTURE_KEY = 1 << 32                # plus the capture's ``capture_key``
 KILLER_KEY = 1 << 30
 COUNTER_KEY = (1 << 30) - 2
 HISTORY_MAX = 1 << 20
@@ -43,6 +43,20 @@ _first = itemgetter(0)
 # Late-move reductions by depth and move number: about ln(depth) * ln(number) / 2.
 LMR = [[0 if d < LMR_MIN_DEPTH or n < LMR_MIN_MOVE else max(1, int(0.5 + math.log(d) * math.log(n) / 2))
         for n in range(64)] for d in range(64)]
+
+
+# A capture's order key holds the value of the unit taken (with a promotion's gain) above TAKER_BITS
+# and, below them, the taker's value counted down from TAKER_LIMIT; every unit is worth less than
+# TAKER_LIMIT (tests/test_search.py checks every variant).
+TAKER_BITS = 12
+TAKER_LIMIT = (1 << TAKER_BITS) - 1
+
+
+def capture_key(victim: int, taker: int) -> int:
+    """The order key of a capture that wins ``victim`` centipawns with a unit worth ``taker``: the
+    most valuable victim first, then the cheapest taker (MVV-LVA).  ``key >> TAKER_BITS`` is
+    ``victim``."""
+    return victim << TAKER_BITS | (TAKER_LIMIT - taker)
 
 
 class _Abort(Exception):
@@ -108,10 +122,10 @@ class AlphaBeta:
         entry = self.tt.probe(key)
         tt_move = None
         if entry is not None:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv_node:
-                score = _from_table(entry[2], ply)
-                flag = entry[3]
+            tt_move = entry[ENTRY_MOVE]
+            if entry[ENTRY_DEPTH] >= depth and not pv_node:
+                score = _from_table(entry[ENTRY_SCORE], ply)
+                flag = entry[ENTRY_FLAG]
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                     return score
         static = None
@@ -150,7 +164,7 @@ class AlphaBeta:
         try:
             for order, m in self._scored(pos, moves, tt_move, ply, previous):
                 quiet = (order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
-                    and m[3] != PUSH            # a push moves an enemy unit: never reduced or pruned
+                    and m.kind != PUSH          # a push moves an enemy unit: never reduced or pruned
                 pos.push(m)
                 try:
                     gives_check = quiet and pos.is_check()
@@ -200,9 +214,9 @@ class AlphaBeta:
             killers[1] = killers[0]
             killers[0] = m
         if previous is not None:
-            self._counter[previous[0] << 12 | previous[1]] = m
+            self._counter[previous.frm << 12 | previous.to] = m
         history = self._history[stm]
-        k = m[0] << 12 | m[1]
+        k = m.frm << 12 | m.to
         value = history.get(k, 0) + depth * depth
         history[k] = value
         if value > HISTORY_MAX:
@@ -236,15 +250,16 @@ class AlphaBeta:
         delta = self.features["delta"]
         victim = pos.move_victim_value
         taker = pos.mover_value
-        scored = [(victim(m) * 64 - taker(m) // 16, m) for m in moves]
+        scored = [(capture_key(victim(m), taker(m)), m) for m in moves]
         scored.sort(key=_first, reverse=True)
         prune_bad = self.features["badcaptures"] and not in_check
         them = 1 - pos.stm
         for order, m in scored:
-            if delta and not in_check and stand + (order >> 6) + DELTA_MARGIN <= alpha:
+            gain = order >> TAKER_BITS
+            if delta and not in_check and stand + gain + DELTA_MARGIN <= alpha:
                 break                           # delta pruning: sorted by victim, the rest gain less
-            if prune_bad and m[3] == NORMAL and taker(m) > (order >> 6) + BAD_CAPTURE \
-                    and pos.square_attacked(m[1], them):
+            if prune_bad and m.kind == NORMAL and taker(m) > gain + BAD_CAPTURE \
+                    and pos.square_attacked(m.to, them):
                 continue                        # likely loses the taker for less
             pos.push(m)
             try:
@@ -265,7 +280,7 @@ class AlphaBeta:
         """The moves with their order keys, best first."""
         killers = self._killers[ply] if ply < len(self._killers) else (None, None)
         k0, k1 = killers
-        counter = self._counter.get(previous[0] << 12 | previous[1]) if previous is not None else None
+        counter = self._counter.get(previous.frm << 12 | previous.to) if previous is not None else None
         history = self._history[pos.stm]
         victim = pos.move_victim_value
         taker = pos.mover_value
@@ -276,7 +291,7 @@ class AlphaBeta:
                 continue
             v = victim(m)
             if v:
-                scored.append((CAPTURE_KEY + v * 64 - taker(m) // 16, m))
+                scored.append((CAPTURE_KEY + capture_key(v, taker(m)), m))
             elif m == k0:
                 scored.append((KILLER_KEY, m))
             elif m == k1:
@@ -284,6 +299,6 @@ class AlphaBeta:
             elif m == counter:
                 scored.append((COUNTER_KEY, m))
             else:
-                scored.append((history.get(m[0] << 12 | m[1], 0), m))
+                scored.append((history.get(m.frm << 12 | m.to, 0), m))
         scored.sort(key=_first, reverse=True)
         return scored

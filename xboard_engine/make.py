@@ -5,18 +5,19 @@ kind (castles, pushes, en passant, the 2019 jump and edge captures, a pass) is d
 list of (square, unit afterwards) changes it makes, from which the board, piece lists, kings, Zobrist
 hash and evaluation accumulator are updated; ``Position.pop`` undoes the same list.
 """
-from typing import TYPE_CHECKING, Tuple
+from typing import TYPE_CHECKING, List, Tuple
 
 from .board import EMPTY
-from .moves import CASTLE, DOUBLE, EDGE, EP, JUMP, PUSH, Move
+from .moves import CASTLE, DOUBLE, EDGE, EP, JUMP, PUSH
 
 if TYPE_CHECKING:
     from .position import Position
 
 
-def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind: int, square2: int,
-                 to2: int, placed2: int) -> None:
-    """``push`` for every kind of move: the move as one list of square changes."""
+def push_changes(pos: "Position", undo: List[Tuple[int, int]], frm: int, to: int, placed: int, kind: int,
+                 square2: int, to2: int, placed2: int) -> None:
+    """``push`` for every kind of move: the move as one list of square changes, each recorded in
+    ``undo`` (the list in the undo entry ``push`` made) as (square, unit before)."""
     v = pos.v
     B = pos.board
     z = pos.z
@@ -47,7 +48,6 @@ def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind:
     is_king = v.is_king
     h = pos.hash ^ z.side
     score = pos.score
-    undo = []
     for sq, after in changes:
         before = B[sq]
         undo.append((sq, before))
@@ -67,8 +67,6 @@ def push_changes(pos: "Position", m: Move, frm: int, to: int, placed: int, kind:
         mask = pos.castle_mask
         castling &= mask[frm] & mask[to] & mask[square2] & mask[to2]
     # 3. The rest of the state.
-    pos._stack.append((m, 0, undo, pos.castling, pos.ep, pos.halfmove, pos.restriction,
-                        pos.pawn_history, pos.hash, pos.score, pos._in_check))
     if castling != pos.castling:
         h ^= z.castling[pos.castling] ^ z.castling[castling]
         pos.castling = castling

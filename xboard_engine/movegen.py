@@ -37,7 +37,8 @@ def _pseudo_moves(pos: "Position", captures_only: bool) -> List[Move]:
     us = pos.stm
     moves: List[Move] = []
     add = moves.append
-    elo, ehi = (BLACK, OFF) if us == 0 else (0, BLACK)
+    # The other side's unit codes lie strictly between these (``Behaviour.moves``).
+    enemy_lo, enemy_hi = (BLACK, OFF) if us == 0 else (0, BLACK)
     held_units: Set[int] = set()
     if v.has_jailers:
         is_jailer = v.is_jailer
@@ -54,15 +55,15 @@ def _pseudo_moves(pos: "Position", captures_only: bool) -> List[Move]:
             continue
         p = B[sq]
         if sq == restricted:
-            _restricted_moves(pos, sq, p, moves, elo, ehi, captures_only)
+            _restricted_moves(pos, sq, p, moves, enemy_lo, enemy_hi, captures_only)
         else:
-            gen[p](pos, sq, p, add, elo, ehi)
+            gen[p](pos, sq, p, add, enemy_lo, enemy_hi)
     if not captures_only and pos.castling & (3 << (us * 2)):
         _castling_moves(pos, add, held_units)
     return moves
 
 
-def _restricted_moves(pos: "Position", sq: int, p: int, moves: List[Move], elo: int, ehi: int,
+def _restricted_moves(pos: "Position", sq: int, p: int, moves: List[Move], enemy_lo: int, enemy_hi: int,
                       captures_only: bool) -> None:
     """R8.7/R8.8: moves of the unit pushed on the opponent's last move."""
     v = pos.v
@@ -70,10 +71,10 @@ def _restricted_moves(pos: "Position", sq: int, p: int, moves: List[Move], elo: 
     forbidden = {origin}
     forbidden.update(v.between(origin, dest))
     own: List[Move] = []
-    v.behaviour_of[p].moves_after_push(pos, sq, p, own.append, elo, ehi)
+    v.behaviour_of[p].moves_after_push(pos, sq, p, own.append, enemy_lo, enemy_hi)
     B = pos.board
     for m in own:
-        if m[1] not in forbidden and (not captures_only or B[m[1]] != EMPTY):
+        if m.to not in forbidden and (not captures_only or B[m.to] != EMPTY):
             moves.append(m)
 
 
@@ -86,7 +87,7 @@ def _legal(pos: "Position", moves: List[Move], with_pass: bool) -> List[Move]:
         if v.ray_legality:
             # Only the king, en passant, or a move onto the checker or its ray can end the check.
             targets = evasion_squares(pos, king, them)
-            return [m for m in moves if (m[0] == king or m[1] in targets or m[3] == EP)
+            return [m for m in moves if (m.frm == king or m.to in targets or m.kind == EP)
                     and pos.is_safe_after(m)]
         return [m for m in moves if pos.is_safe_after(m)]
     if v.ray_legality:
@@ -98,8 +99,8 @@ def _legal(pos: "Position", moves: List[Move], with_pass: bool) -> List[Move]:
     add = legal.append
     safe_after = pos.is_safe_after
     for m in moves:
-        frm = m[0]
-        if (m[3] <= DOUBLE and frm != king and frm not in risky_from and m[1] not in risky_to
+        frm = m.frm
+        if (m.kind <= DOUBLE and frm != king and frm not in risky_from and m.to not in risky_to
                 and not (is_jailer and is_jailer[B[frm]] and _jailer_releases(pos, frm, them))):
             add(m)
         elif safe_after(m):
@@ -113,25 +114,25 @@ def _legal_by_pins(pos: "Position", moves: List[Move], king: int, us: int, them:
     pinned = pins(pos, king, us)
     if pinned:
         return [m for m in moves
-                if (m[0] not in pinned or m[1] in pinned[m[0]]) and (m[0] != king and m[3] != EP
-                                                                    or _king_or_ep_legal(pos, m, king, them))]
-    return [m for m in moves if m[0] != king and m[3] != EP or _king_or_ep_legal(pos, m, king, them)]
+                if (m.frm not in pinned or m.to in pinned[m.frm]) and (m.frm != king and m.kind != EP
+                                                                      or _king_or_ep_legal(pos, m, king, them))]
+    return [m for m in moves if m.frm != king and m.kind != EP or _king_or_ep_legal(pos, m, king, them)]
 
 
 def _king_or_ep_legal(pos: "Position", m: Move, king: int, them: int) -> bool:
     """Legality of a king move (castles included) or an en-passant capture, the moves pins miss."""
-    if m[3] == EP:
+    if m.kind == EP:
         return pos.is_safe_after(m)
     B = pos.board
-    if m[3] == CASTLE:
+    if m.kind == CASTLE:
         # The path test lifted the king; only the partner leaving its square can still expose the
         # king's destination, along the rank, if a board square lies beyond it.
-        rsq = m[4]
-        kto = m[1]
+        rsq = m.square2
+        kto = m.to
         return rsq == kto or B[rsq + (1 if rsq > kto else -1)] == OFF or pos.is_safe_after(m)
     p = B[king]
     B[king] = EMPTY
-    bad = attacked(pos, m[1], them)
+    bad = attacked(pos, m.to, them)
     B[king] = p
     return not bad
 

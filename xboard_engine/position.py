@@ -25,6 +25,12 @@ from .zobrist import zobrist_for
 
 __all__ = ["Position", "Move", "MoveKind", "Outcome"]
 
+# The undo entry ``push`` records and ``pop`` unpacks: (move, moved, captured, castling, ep, halfmove,
+# restriction, pawn_history, hash, score, in_check), the state before the move.  These fields are also
+# read one at a time.
+UNDO_MOVE = 0
+UNDO_HASH = 8
+
 
 class Position:
     """A position of one variant, with the game history needed for repetitions and unmake.
@@ -275,7 +281,7 @@ class Position:
     @property
     def move_stack(self) -> List[Move]:
         """The moves made since the position was set up, oldest first."""
-        return [entry[0] for entry in self._stack]
+        return [entry[UNDO_MOVE] for entry in self._stack]
 
     def legal_moves(self) -> List[Move]:
         """All legal moves of the side to move."""
@@ -310,20 +316,20 @@ class Position:
         return sq
 
     def is_castle(self, m: Move) -> bool:
-        return m[3] == CASTLE
+        return m.kind == CASTLE
 
     def castle_turns_partner(self, m: Move) -> bool:
         """A castle whose lancer partner arrives with a new facing (Full Cavalry, R5.3)."""
-        return m[3] == CASTLE and m[6] != self.board[m[4]]
+        return m.kind == CASTLE and m.placed2 != self.board[m.square2]
 
     def is_capture(self, m: Move) -> bool:
         """Whether legal move ``m`` removes a unit from the board (a push whose pushed unit captures
         one of its own side counts, R8.2)."""
-        kind = m[3]
+        kind = m.kind
         if kind == NORMAL:
-            return self.board[m[1]] != EMPTY
+            return self.board[m.to] != EMPTY
         if kind == PUSH:
-            return m[5] != m[0] and self.board[m[5]] != EMPTY
+            return m.to2 != m.frm and self.board[m.to2] != EMPTY
         return kind in (EP, JUMP, EDGE)
 
     def is_zeroing(self, m: Move) -> bool:
@@ -352,11 +358,11 @@ class Position:
         """How often the current position has occurred in this game (1 = first time)."""
         h = self.hash
         stack = self._stack
-        return 1 + sum(1 for i in range(len(stack) - 2, -1, -2) if stack[i][8] == h)
+        return 1 + sum(1 for i in range(len(stack) - 2, -1, -2) if stack[i][UNDO_HASH] == h)
 
     def game_hashes(self) -> List[int]:
         """Hashes of the positions before each move of the game so far (for repetitions)."""
-        return [entry[8] for entry in self._stack]
+        return [entry[UNDO_HASH] for entry in self._stack]
 
     # ================================================================ hash and evaluation
     def compute_hash(self) -> int:
@@ -390,23 +396,23 @@ class Position:
         """Material the move wins at once (captures, promotions, a push's self-capture)."""
         v = self.v
         B = self.board
-        kind = m[3]
+        frm, to, placed, kind, square2, to2, _ = m
         if kind == NORMAL:
-            gain = v.value[B[m[1]]]
-            if m[2] != B[m[0]] and v.is_pawn[B[m[0]]]:
-                gain += v.value[m[2]] - v.value[B[m[0]]]
+            gain = v.value[B[to]]
+            if placed != B[frm] and v.is_pawn[B[frm]]:
+                gain += v.value[placed] - v.value[B[frm]]
             return gain
         if kind == EP or kind == JUMP:
-            return v.value[B[m[4]]]
+            return v.value[B[square2]]
         if kind == PUSH:
-            return v.value[B[m[5]]] if m[5] != m[0] else 0
+            return v.value[B[to2]] if to2 != frm else 0
         if kind == EDGE:
-            return max(1, v.value[B[m[1]]] - v.value[B[m[0]]])
+            return max(1, v.value[B[to]] - v.value[B[frm]])
         return 0
 
     def mover_value(self, m: Move) -> int:
         """Value of the unit that makes move ``m`` (the search orders captures by the cheapest taker)."""
-        return self.v.value[self.board[m[0]]]
+        return self.v.value[self.board[m.frm]]
 
     def square_attacked(self, sq: int, by: int) -> bool:
         """Whether side ``by`` (0 White, 1 Black) could capture a unit of the other side on square
@@ -431,8 +437,15 @@ class Position:
             _check_move(m, "push")
         frm, to, placed, kind, square2, to2, placed2 = m
         B = self.board
-        moved = B[frm]
-        captured = B[to]
+        if kind == NORMAL:
+            moved = B[frm]
+            captured = B[to]
+        else:
+            moved = 0
+            captured = []          # push_changes fills in the (square, unit before) changes
+        # The undo entry (UNDO_MOVE...), made here alone for every kind of move.
+        self._stack.append((m, moved, captured, self.castling, self.ep, self.halfmove, self.restriction,
+                            self.pawn_history, self.hash, self.score, self._in_check))
         if kind == NORMAL:
             # The common case written out: one unit moves, perhaps capturing.
             zp = self._zpiece
@@ -441,10 +454,9 @@ class Position:
             own = self.units[us]
             del own[frm]
             own[to] = None
-            h0 = h = self.hash
+            h = self.hash
             h ^= self._zside ^ zp[moved][frm] ^ zp[placed][to]
-            s0 = self.score
-            score = s0 - pst[moved][frm] + pst[placed][to]
+            score = self.score - pst[moved][frm] + pst[placed][to]
             if captured:
                 del self.units[1 - us][to]
                 h ^= zp[captured][to]
@@ -456,8 +468,6 @@ class Position:
             castling = self.castling
             ep = self.ep
             restriction = self.restriction
-            self._stack.append((m, moved, captured, castling, ep, self.halfmove, restriction,
-                                self.pawn_history, h0, s0, self._in_check))
             if castling:
                 mask = self.castle_mask
                 castling &= mask[frm] & mask[to]
@@ -486,7 +496,7 @@ class Position:
             self.score = score
             self._in_check = None
             return
-        push_changes(self, m, frm, to, placed, kind, square2, to2, placed2)
+        push_changes(self, captured, frm, to, placed, kind, square2, to2, placed2)
 
     def push_null(self) -> None:
         """Pass the turn without moving, legal or not (the search's null move); ``pop`` undoes it."""
@@ -497,13 +507,13 @@ class Position:
         if not self._stack:
             raise EmptyHistoryError("no move to take back")
         (m, moved, captured, self.castling, self.ep, self.halfmove, self.restriction, self.pawn_history,
-         self.hash, self.score, self._in_check) = self._stack.pop()
+         self.hash, self.score, self._in_check) = self._stack.pop()          # the entry push made
         B = self.board
         units = self.units
         self.stm = us = 1 - self.stm
         if moved:                        # the fast path of push: captured is the unit taken on ``to``
-            frm = m[0]
-            to = m[1]
+            frm = m.frm
+            to = m.to
             own = units[us]
             del own[to]
             own[frm] = None

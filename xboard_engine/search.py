@@ -22,7 +22,7 @@ from .moves import Move
 from .evaluation import evaluate
 from .position import Position
 from .timeman import next_iteration_fits
-from .ttable import DEFAULT_HASH_MB, EXACT, LOWER, UPPER
+from .ttable import DEFAULT_HASH_MB, ENTRY_MOVE, EXACT, LOWER, UPPER
 
 MATE_SEARCH_EXTRA = 6               # `go mate N` searches at most 2N + this many plies
 
@@ -278,7 +278,7 @@ class Searcher(AlphaBeta):
     def table_move(self, pos: Position) -> Optional[Move]:
         """The best move the transposition table holds for ``pos`` (None if it holds none)."""
         entry = self.tt.probe(pos.hash)
-        return entry[4] if entry is not None else None
+        return entry[ENTRY_MOVE] if entry is not None else None
 
     def _pv(self, pos: Position, first: Move, depth: int) -> List[Move]:
         pv = [first]

@@ -15,8 +15,8 @@ _KINDS = list(MoveKind) + [MoveKind.NORMAL] * (8 - len(MoveKind))
 
 def encode_move(m: Move) -> int:
     """A move as one integer (never 0): every field of ``Move`` in 8 bits, the kind in 3."""
-    return (1 | m[0] << 1 | m[1] << 9 | m[2] << 17 | m[3] << 25 | m[4] << 28 | m[5] << 36
-            | m[6] << 44)
+    return (1 | m.frm << 1 | m.to << 9 | m.placed << 17 | m.kind << 25 | m.square2 << 28 | m.to2 << 36
+            | m.placed2 << 44)
 
 
 def decode_move(code: int) -> Move:
@@ -75,14 +75,16 @@ class SharedTable:
         data = w[i + 1]
         code = w[i + 2]
         if data and w[i] ^ data ^ code == key:
-            return (key, data & 255, (data >> 18) - SCORE_OFFSET, data >> 8 & 3, self._move(code),
-                    data >> 10 & 255)
+            return self._entry(key, data, code)
         data = w[i + 4]
         code = w[i + 5]
         if data and w[i + 3] ^ data ^ code == key:
-            return (key, data & 255, (data >> 18) - SCORE_OFFSET, data >> 8 & 3, self._move(code),
-                    data >> 10 & 255)
+            return self._entry(key, data, code)
         return None
+
+    def _entry(self, key: int, data: int, code: int) -> tuple:
+        """A stored entry as ``TranspositionTable`` holds it: (key, depth, score, flag, move, age)."""
+        return (key, data & 255, (data >> 18) - SCORE_OFFSET, data >> 8 & 3, self._move(code), data >> 10 & 255)
 
     def store(self, key: int, depth: int, score: int, flag: int, move: Optional[Move]) -> None:
         w = self.words

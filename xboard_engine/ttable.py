@@ -11,6 +11,8 @@ from typing import Callable, List, Optional
 from .moves import Move
 
 EXACT, LOWER, UPPER = 0, 1, 2           # an entry's flag
+# An entry's fields: entry[ENTRY_MOVE] is its move.
+ENTRY_KEY, ENTRY_DEPTH, ENTRY_SCORE, ENTRY_FLAG, ENTRY_MOVE, ENTRY_AGE = range(6)
 DEFAULT_HASH_MB = 64
 ENTRY_BYTES = 160                       # a table entry (tuple, key, move) as CPython stores it, roughly
 
@@ -57,17 +59,17 @@ class TranspositionTable:
     def hashfull(self) -> int:
         """Permille in use by the current search, from the first 1000 slots."""
         sample = self.chunks[0][:1000]
-        return sum(1 for e in sample if e is not None and e[5] == self.age) * 1000 // max(1, len(sample))
+        return sum(1 for e in sample if e is not None and e[ENTRY_AGE] == self.age) * 1000 // max(1, len(sample))
 
     def probe(self, key: int) -> Optional[tuple]:
         i = (key & self.mask) << 1
         slots = self.chunks[i >> CHUNK_BITS]
         i &= CHUNK_MASK
         e = slots[i]
-        if e is not None and e[0] == key:
+        if e is not None and e[ENTRY_KEY] == key:
             return e
         e = slots[i + 1]
-        if e is not None and e[0] == key:
+        if e is not None and e[ENTRY_KEY] == key:
             return e
         return None
 
@@ -78,17 +80,17 @@ class TranspositionTable:
             slots = self.chunks[i >> CHUNK_BITS] = [None] * len(slots)
         i &= CHUNK_MASK
         e = slots[i]
-        if e is None or e[0] == key or e[5] != self.age or depth >= e[1]:
-            if e is not None and e[0] == key and move is None:
-                move = e[4]                       # keep the move of an earlier visit
-            elif e is not None and e[0] != key:
+        if e is None or e[ENTRY_KEY] == key or e[ENTRY_AGE] != self.age or depth >= e[ENTRY_DEPTH]:
+            if e is not None and e[ENTRY_KEY] == key and move is None:
+                move = e[ENTRY_MOVE]              # keep the move of an earlier visit
+            elif e is not None and e[ENTRY_KEY] != key:
                 slots[i + 1] = e                  # the displaced entry may still be useful
-            slots[i] = (key, depth, score, flag, move, self.age)
-        else:
-            e = slots[i + 1]
-            if move is None and e is not None and e[0] == key:
-                move = e[4]
-            slots[i + 1] = (key, depth, score, flag, move, self.age)
+        else:                                     # the second entry takes the newest
+            i += 1
+            e = slots[i]
+            if move is None and e is not None and e[ENTRY_KEY] == key:
+                move = e[ENTRY_MOVE]
+        slots[i] = (key, depth, score, flag, move, self.age)
 
 
 CHUNK_BITS = 16

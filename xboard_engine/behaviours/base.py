@@ -23,15 +23,17 @@ class Behaviour:
     # True when the reverse tables cannot describe its attacks and ``threatens`` must be asked.
     special_attacker = False
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
-        """Pseudo-legal moves of unit ``p`` on ``sq``; enemy codes lie strictly between elo and ehi."""
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
+        """Pseudo-legal moves of unit ``p`` on ``sq``.  ``enemy_lo < code < enemy_hi`` holds exactly for
+        the codes of the other side's units (the range of enemy piece codes, bounds excluded)."""
 
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         """The captures and promotions among ``moves``."""
 
-    def moves_after_push(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves_after_push(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int,
+                         enemy_hi: int) -> None:
         """Moves of a unit pushed on the opponent's last move (R8.7 filters them afterwards)."""
-        self.moves(pos, sq, p, add, elo, ehi)
+        self.moves(pos, sq, p, add, enemy_lo, enemy_hi)
 
     def pushed_moves(self, pos: "Position", u: int, p: int, dests: List[Tuple[int, int]]) -> None:
         """R8: destinations ``(to, placed)`` of enemy unit ``p`` on ``u`` pushed by the side to move

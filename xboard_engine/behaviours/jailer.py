@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 class Jailer(Behaviour):
     name = "jailer"
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         for ray in pos.v.move_table[p][sq][1]:
             for to, m in ray:

@@ -29,7 +29,7 @@ def landings(B: List[int], sq: int, d: int, side: int) -> List[int]:
 class Lancer(Behaviour):
     name = "lancer"
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         v = pos.v
         B = pos.board
         us = pos.stm
@@ -39,24 +39,25 @@ class Lancer(Behaviour):
                 if B[to + d] != OFF:
                     add(new_move(Move, (sq, to, c, NORMAL, 0, 0, 0)))
 
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         v = pos.v
         B = pos.board
         d = v.facing_step[p]
         to = sq + d
         t = B[to]
-        while t == 0 or (t != OFF and not elo < t < ehi):
+        while t == 0 or (t != OFF and not enemy_lo < t < enemy_hi):
             to += d
             t = B[to]
-        if elo < t < ehi:
+        if enemy_lo < t < enemy_hi:
             for c, step in v.lancer_facings[pos.stm]:
                 if B[to + step] != OFF:
                     add(new_move(Move, (sq, to, c, NORMAL, 0, 0, 0)))
 
-    def moves_after_push(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves_after_push(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int,
+                         enemy_hi: int) -> None:
         """R8.8: besides its ordinary moves, the lancer may first turn to one of the other seven
         facings and move along it, keeping that facing even when it points off the board."""
-        self.moves(pos, sq, p, add, elo, ehi)
+        self.moves(pos, sq, p, add, enemy_lo, enemy_hi)
         v = pos.v
         B = pos.board
         us = pos.stm

@@ -12,33 +12,33 @@ if TYPE_CHECKING:
 class LeaperSlider(Behaviour):
     name = "leaper/slider"
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         jumps, rays = pos.v.move_table[p][sq]
         for to, m in jumps:
             t = B[to]
-            if t == 0 or elo < t < ehi:
+            if t == 0 or enemy_lo < t < enemy_hi:
                 add(m)
         for ray in rays:
             for to, m in ray:
                 t = B[to]
                 if t:
-                    if elo < t < ehi:
+                    if enemy_lo < t < enemy_hi:
                         add(m)
                     break
                 add(m)
 
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         jumps, rays = pos.v.move_table[p][sq]
         for to, m in jumps:
-            if elo < B[to] < ehi:
+            if enemy_lo < B[to] < enemy_hi:
                 add(m)
         for ray in rays:
             for to, m in ray:
                 t = B[to]
                 if t:
-                    if elo < t < ehi:
+                    if enemy_lo < t < enemy_hi:
                         add(m)
                     break
 

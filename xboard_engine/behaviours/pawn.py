@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 class Pawn(Behaviour):
     name = "pawn"
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         step_to, steps, double_to, double, double_ep, enemy_pawn, captures = pos.v.move_table[p][sq]
         if step_to and B[step_to] == 0:
@@ -24,15 +24,15 @@ class Pawn(Behaviour):
                     add(double_ep)
                 else:
                     add(double)
-        _add_captures(B, captures, pos.ep, add, elo, ehi)
+        _add_captures(B, captures, pos.ep, add, enemy_lo, enemy_hi)
 
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         step_to, steps, _, _, _, _, captures = pos.v.move_table[p][sq]
-        if step_to and steps and steps[0][2] != p and B[step_to] == 0:    # promotions count (quiescence)
+        if step_to and steps and steps[0].placed != p and B[step_to] == 0:    # promotions count (quiescence)
             for m in steps:
                 add(m)
-        _add_captures(B, captures, pos.ep, add, elo, ehi)
+        _add_captures(B, captures, pos.ep, add, enemy_lo, enemy_hi)
 
     def move_table(self, v: "Variant", code: int) -> List[Optional[tuple]]:
         """Per square: (step target or 0, its moves, double-step target or 0, the double step as a
@@ -86,11 +86,11 @@ class Pawn(Behaviour):
         return v.pawn_captures[side]
 
 
-def _add_captures(B: List[int], captures, ep_square: int, add: AddMove, elo: int, ehi: int) -> None:
+def _add_captures(B: List[int], captures, ep_square: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
     """The captures (promotions included) and the en-passant capture of one pawn's table entry."""
     for to, moves, ep in captures:
         t = B[to]
-        if elo < t < ehi:
+        if enemy_lo < t < enemy_hi:
             for m in moves:
                 add(m)
         elif to == ep_square and t == 0:

@@ -13,20 +13,20 @@ class JumpSentry(Behaviour):
     name = "jump sentry"
     special_attacker = True
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         for d in pos.v.slides[p]:
             u = slide_to_empty(B, sq, d, p, add)
-            if elo < B[u] < ehi:
+            if enemy_lo < B[u] < enemy_hi:
                 self._capture(B, sq, p, u, d, add)
 
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         for d in pos.v.slides[p]:
             u = sq + d
             while B[u] == 0:
                 u += d
-            if elo < B[u] < ehi:
+            if enemy_lo < B[u] < enemy_hi:
                 self._capture(B, sq, p, u, d, add)
 
     @staticmethod

@@ -13,15 +13,15 @@ class PushSentry(Behaviour):
     name = "push sentry"
     special_attacker = True
 
-    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         for d in pos.v.slides[p]:
             u = slide_to_empty(B, sq, d, p, add)
             t = B[u]
-            if elo < t < ehi:
+            if enemy_lo < t < enemy_hi:
                 self._pushes(pos, sq, p, u, t, add, False)
 
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, elo: int, ehi: int) -> None:
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
         B = pos.board
         for d in pos.v.slides[p]:
             u = sq + d
@@ -29,7 +29,7 @@ class PushSentry(Behaviour):
             while t == 0:
                 u += d
                 t = B[u]
-            if elo < t < ehi:
+            if enemy_lo < t < enemy_hi:
                 self._pushes(pos, sq, p, u, t, add, True)
 
     @staticmethod
