@@ -59,21 +59,43 @@ def documented_names(document, heading, prefixes):
     return names
 
 
+def document_examples(document, heading):
+    """The text of the ``pycon`` blocks under ``heading`` (examples the document itself shows)."""
+    level = heading.split()[0]
+    blocks, inside, in_block = [], False, False
+    for line in (DOCS / document).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") and not in_block:
+            if inside and len(line.split()[0]) <= len(level):
+                break
+            inside = inside or line.strip() == heading
+            continue
+        if inside and line.startswith("```"):
+            in_block = line.strip() == "```pycon"
+            continue
+        if in_block:
+            blocks.append(line)
+    return "\n".join(blocks) + "\n"
+
+
 @pytest.mark.parametrize("document, heading, cls, prefixes, make, fewest", APIS,
                          ids=[f"{a[0]}:{a[2].__name__}" for a in APIS])
 def test_documented_api_calls_have_examples_that_pass(document, heading, cls, prefixes, make, fewest):
     """Each method or function the document lists is called in a doctest of its class (the class's
-    docstring or the method's own), and those doctests pass; each attribute it lists exists."""
+    docstring or the method's own) or in the document's own examples, and those doctests pass; each
+    attribute it lists exists."""
     names = documented_names(document, heading, prefixes)
     instance = make()
     missing_attributes = [name for name in names if not hasattr(instance, name)]
     assert not missing_attributes, f"{document} lists what {cls.__name__} does not have: {missing_attributes}"
     calls = [name for name in names if callable(getattr(instance, name))]
     assert len(calls) >= fewest, f"only {calls} found in {document} under {heading}"
-    tests = doctest.DocTestFinder().find(cls, cls.__name__, globs=vars(importlib.import_module(cls.__module__)))
+    globs = vars(importlib.import_module(cls.__module__))
+    tests = doctest.DocTestFinder().find(cls, cls.__name__, globs=globs)
+    tests.append(doctest.DocTestParser().get_doctest(document_examples(document, heading), dict(globs),
+                                                     document, str(DOCS / document), 0))
     source = "\n".join(example.source for test in tests for example in test.examples)
     without = [name for name in calls if not re.search(rf"\.{name}\(", source)]
-    assert not without, f"calls of {document} without an example in {cls.__name__}'s docstrings: {without}"
+    assert not without, f"calls of {document} without an example in {cls.__name__}'s docstrings or the document: {without}"
     runner = doctest.DocTestRunner()
     for test in tests:
         runner.run(test, out=lambda text: None)

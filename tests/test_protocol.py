@@ -9,7 +9,7 @@ import pytest
 from engine_driver import CACHE, EngineProcess, told
 from xboard_engine import Position
 from xboard_engine.moves import CASTLE
-from xboard_engine.cecp import POPUP_WIDTH, tell_line
+from xboard_engine.xboard_view import POPUP_WIDTH, tell_line
 from xboard_engine.engine_options import LANCER_TURN_CASTLES, MISDRAWS
 from xboard_engine.session import Session
 from xboard_engine.xboard_view import NO_BREAK

@@ -14,7 +14,7 @@ import pytest
 
 from engine_driver import EngineProcess, told
 from xboard_engine import Position
-from xboard_engine.cecp import POPUP_WIDTH
+from xboard_engine.xboard_view import POPUP_WIDTH
 from xboard_engine.xboard_picture import XBoardPicture
 from xboard_records import pieces, xboard_lost_the_unit, xboard_pieces
 

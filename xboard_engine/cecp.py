@@ -9,7 +9,7 @@ thread, so that ``ping``, ``?``, ``.`` and the rest are answered while it works.
 import re
 import sys
 import time
-from typing import IO, Callable, Dict, List, Optional
+from typing import IO, Callable, Dict, Optional
 
 from . import __version__
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
@@ -18,7 +18,7 @@ from .digits import parse_decimal, parse_int
 from .errors import RulesError
 from .position import Position
 from .session import Session, board_lines
-from .xboard_view import NO_BREAK
+from .xboard_view import tell_line
 from .textio import OVERLONG, Channel
 from .smp import usable_threads
 from .thinker import Thinker
@@ -27,7 +27,6 @@ from .warmup import WarmUp, warmup_seconds
 from .xboard_fen import is_start_array
 
 ENGINE_NAME = f"xboard-variant-engine {__version__}"
-POPUP_WIDTH = 56        # characters per line of a message in XBoard's popup
 STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
 RESET_BURST = 1.0       # seconds: commands XBoard sends together in one reset arrive within this
 MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
@@ -497,21 +496,6 @@ class CecpEngine:
     COMMANDS: Dict[str, Callable[["CecpEngine", str], None]] = {}
 
 
-def tell_line(text: str, error: bool = False) -> str:
-    """A `telluser` (or `tellusererror`) line showing ``text`` in lines of at most ``POPUP_WIDTH``
-    characters (a longer word on a line of its own; a no-break space joins words, as in a FEN):
-    XBoard sizes its popup to the longest line.  XBoard reads ``\\n`` as a line break after a
-    leading ``\\\\``."""
-    lines: List[str] = []
-    for word in text.replace("\\", "\\\\").replace("\n", " ").split(" "):
-        if not word:
-            continue
-        word = word.replace(NO_BREAK, " ")
-        if lines and len(lines[-1]) + 1 + len(word) <= POPUP_WIDTH:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return ("tellusererror " if error else "telluser ") + "\\\\" + "\\n".join(lines)
 
 
 CecpEngine.COMMANDS = {

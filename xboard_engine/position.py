@@ -45,59 +45,7 @@ class Position:
     >>> pos.fen()
     'rnbdkqdbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBDKQDBNR b KQkq - 0 1'
 
-    Every call of docs/API.md, on a short game (tests/test_docstrings.py checks that each has an
-    example here or in its own docstring):
-
-    >>> pos = Position()                                # standard chess
-    >>> pos.variant.name, pos.turn, pos.ply, len(pos.legal_moves()), pos.perft(2)
-    ('normal', 'w', 0, 20, 400)
-    >>> sorted(pos.legal_texts())[:4]
-    ['a2a3', 'a2a4', 'b1a3', 'b1c3']
-    >>> first = pos.push_text("e2e4")
-    >>> pos.piece_at("e4"), pos.piece_at("e2")
-    ('P', None)
-    >>> m = pos.parse_san("d5")
-    >>> pos.move_text(m), pos.uci_text(m), pos.san(m), pos.is_zeroing(m), pos.parse_move("d7d5") == m
-    ('d7d5', 'd7d5', 'd5', True, True)
-    >>> pos.push(m)
-    >>> m = pos.parse_text("exd5")                      # coordinate text or SAN
-    >>> pos.is_capture(m), pos.move_victim_value(m), pos.mover_value(m), pos.legal_captures() == [m]
-    (True, 100, 100, True)
-    >>> pos.push(m)
-    >>> pos.fen()
-    'rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2'
-    >>> pos.move_stack[0] == first, len(pos.move_stack), pos.root_fen() == Position().fen()
-    (True, 3, True)
-    >>> pos.san(pos.pop()), pos.ply, pos.turn
-    ('exd5', 2, 'w')
-    >>> pos.is_attacked("d5", "w"), pos.square_attacked(pos.variant.by_name["d5"], 0), pos.is_check()
-    (True, True, False)
-    >>> pos.hash == pos.compute_hash(), pos.score == pos.compute_score(), pos.material_and_placement()
-    (True, True, 0)
-    >>> pos.has_pieces(0), len(pos.game_hashes())
-    (True, 2)
-    >>> other = pos.copy()
-    >>> other.push_null()                               # the turn passes; pop() takes it back
-    >>> other.turn, pos.turn
-    ('b', 'w')
-    >>> pos = Position.from_fen("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1")
-    >>> mate = pos.push_text("f7g7")
-    >>> pos.is_check(), pos.outcome()
-    (True, Outcome(result='1-0', winner='w', termination='checkmate'))
-    >>> pos = Position.from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
-    >>> castle = pos.parse_move("e1g1")
-    >>> pos.is_castle(castle), pos.uci_text(castle), pos.parse_uci("e1g1") == castle
-    (True, 'e1g1', True)
-    >>> pos = Position.from_fen("e3k2m/8/8/8/8/8/8/E3K2M w KQkq - 0 1", "fullcavalry")
-    >>> [pos.castle_turns_partner(pos.parse_move(t)) for t in ("e1g1", "h1f1c,e1g1")]
-    [False, True]
-    >>> pos = Position.from_fen("k7/8/8/3j4/3R4/8/8/7K w - - 0 1", "8piece")
-    >>> pos.holder_of("d4"), pos.holder_of("h1")        # the black jailer d5 holds the rook
-    ('d5', None)
-    >>> pos = Position.from_fen("k7/8/8/8/5r2/8/8/2S1K3 w - - 0 1", "8piece")
-    >>> push = pos.push_text("c1f8,f8f4")               # the sentry pushes the rook f4 to f8
-    >>> pos.push_forbidden_squares()
-    ['f4', 'f5', 'f6', 'f7']
+    Every call of docs/API.md has an example there or here, run by tests/test_docstrings.py.
     """
 
     # Slots: attribute access on the make/unmake path is a fixed offset, not a dictionary lookup.

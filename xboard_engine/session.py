@@ -17,7 +17,7 @@ from .moves import Move
 from .position import Position
 from .timeman import Budget, Clock, LagEstimate, budget
 from .variant import get_variant
-from .xboard_view import NO_BREAK, XBoardView, refusal_hint
+from .xboard_view import XBoardView, refusal_hint
 
 TERMINATION_TEXT = {
     "checkmate": "{} mates",

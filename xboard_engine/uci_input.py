@@ -1,6 +1,6 @@
 """The arguments of UCI's ``go``, read apart from the engine's state (the options are
 ``engine_options.py``'s)."""
-from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 from .digits import parse_int
 from .errors import RulesError

@@ -25,6 +25,7 @@ from .xboard_picture import XBoardPicture
 _DRAG_WITH_QUEEN = re.compile(r"^([a-z][0-9]{1,2})[a-z][0-9]{1,2}q$")
 
 NO_BREAK = "\u00a0"                          # joins words a message must not break apart (a FEN)
+POPUP_WIDTH = 56        # characters per line of a message in XBoard's popup
 
 
 class XBoardView:
@@ -204,3 +205,20 @@ def refusal_hint(pos: Position, text: str) -> Optional[str]:
     return ("A lancer cannot be dragged in XBoard. Click it, then press on its destination and "
             "pull up or down until it faces the way you want, and release. Or type the move with "
             f"its facing, e.g. {text[:-1]}c (facing north).")
+
+
+def tell_line(text: str, error: bool = False) -> str:
+    """A `telluser` (or `tellusererror`) line showing ``text`` in lines of at most ``POPUP_WIDTH``
+    characters (a longer word on a line of its own; a no-break space joins words, as in a FEN):
+    XBoard sizes its popup to the longest line.  XBoard reads ``\\n`` as a line break after a
+    leading ``\\\\``."""
+    lines: List[str] = []
+    for word in text.replace("\\", "\\\\").replace("\n", " ").split(" "):
+        if not word:
+            continue
+        word = word.replace(NO_BREAK, " ")
+        if lines and len(lines[-1]) + 1 + len(word) <= POPUP_WIDTH:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return ("tellusererror " if error else "telluser ") + "\\\\" + "\\n".join(lines)
