@@ -60,11 +60,23 @@ def test_increment_only_clock():
 
 
 def test_fixed_time_per_move():
+    """A fixed time per move has no soft limit: it is spent in full, less the safety margin."""
     soft, hard = budget(Clock(st=1.0), 123.0, 5)
     assert hard == pytest.approx(1.0 - safety_margin(1.0) - MOVE_LAG)
-    assert soft < hard < 1.0
+    assert soft is None and hard < 1.0
     soft, hard = budget(Clock(st=0.001), 0.0, 0)
-    assert 0 <= soft <= hard < 0.001
+    assert soft is None and 0 <= hard < 0.001
+
+
+def test_fixed_time_is_spent_in_full():
+    """With only a hard limit (``st``, ``go movetime``) the search does not stop early because the
+    next iteration looks too long: it runs until the limit (it stopped after 35-60% of it before)."""
+    pos = Position("normal")
+    start = time.perf_counter()
+    result = Searcher().search(pos, Limits(hard_time=0.6, start=start))
+    elapsed = time.perf_counter() - start
+    assert 0.58 <= elapsed < 0.6 + 0.1
+    assert result.move in pos.legal_moves()
 
 
 @pytest.mark.parametrize("left", [0.0, 0.005, 0.05, 0.2, 0.5])

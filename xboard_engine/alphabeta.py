@@ -1,7 +1,8 @@
 """The alpha-beta search below the root, the engine's hot path: principal-variation search with the
-transposition table, mate-distance pruning, check extension, reverse futility, null move, late-move
-reductions and futility pruning, then a quiescence search with MVV-LVA order, delta pruning and bad
-captures skipped; and the move order (table move, captures, killers, counter-move, history).
+transposition table, mate-distance pruning, check extension, internal iterative reduction, reverse
+futility, null move (reduced more with depth and margin), late-move pruning and reductions and futility
+pruning, then a quiescence search with MVV-LVA order, delta pruning and bad captures skipped; and the
+move order (table move, good captures, killers, counter-move, history with a malus, losing captures).
 
 ``search.Searcher`` drives it from the root (iterative deepening, aspiration windows, limits).
 Scores are centipawns from the side to move's view; mates are +-(MATE - plies to mate), stored in
@@ -30,14 +31,22 @@ BAD_CAPTURE = 100                   # quiescence skips a capture by a unit worth
                                     # its victim onto a square the opponent attacks
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
+IIR_MIN_DEPTH = 4                   # a node this deep without a table move is searched one ply less
+# Late-move pruning: at these remaining depths (non-PV, not in check) the quiet moves after this many
+# moves searched are skipped unseen.
+LMP_COUNT = (0, 5, 8, 13)
 
 # Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
-# the counter-move, then quiet moves by history.
+# the counter-move, quiet moves by history (which may be negative), then losing captures: a taker
+# worth more than its victim onto a square the opponent attacks.  Keys above LOSING_TOP and below
+# CAPTURE_KEY are quiet moves.
 TT_KEY = 1 << 40
 CAPTURE_KEY = 1 << 32                # plus the capture's ``capture_key``
 KILLER_KEY = 1 << 30
 COUNTER_KEY = (1 << 30) - 2
 HISTORY_MAX = 1 << 20
+LOSING_KEY = -(1 << 32)              # plus the capture's ``capture_key``
+LOSING_TOP = -(1 << 31)
 
 _first = itemgetter(0)
 # Late-move reductions by depth and move number: about ln(depth) * ln(number) / 2.
@@ -117,6 +126,7 @@ class AlphaBeta:
         if in_check:
             depth += 1                          # check extension
         if depth <= 0 or ply >= MAX_PLY:
+            self.nodes -= 1                     # the quiescence search counts this position
             return self._quiesce(pos, alpha, beta, ply, 0)
         pv_node = beta - alpha > 1
         entry = self.tt.probe(key)
@@ -128,6 +138,8 @@ class AlphaBeta:
                 flag = entry[ENTRY_FLAG]
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                     return score
+        elif depth >= IIR_MIN_DEPTH and self.features["iir"]:
+            depth -= 1                          # no table move: a cheaper search finds one first
         static = None
         features = self.features
         if not in_check and not pv_node:
@@ -140,7 +152,7 @@ class AlphaBeta:
             # pawns, where zugzwang is common, nor twice in a row).
             if null_allowed and depth >= NULL_MIN_DEPTH and static >= beta and beta < MATE_BOUND \
                     and features["nullmove"] and pos.has_pieces(pos.stm):
-                reduction = 3 if depth >= 6 else 2
+                reduction = 2 + depth // 3 + min(2, (static - beta) // 200)
                 pos.push_null()
                 try:
                     score = -self._search(pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1, None, False)
@@ -153,18 +165,24 @@ class AlphaBeta:
             return ply - MATE if in_check else 0
         futile = static is not None and depth < len(FUTILITY_MARGIN) and features["futility"] \
             and static + FUTILITY_MARGIN[depth] <= alpha
+        late = LMP_COUNT[depth] if static is not None and depth < len(LMP_COUNT) and features["lmp"] \
+            else 1000
         reduce = features["lmr"]
         killers = self._killers[ply]
         original_alpha = alpha
         best_score = -INFINITY
         best_move = None
         searched = 0
+        tried: List[Move] = []                  # quiet moves searched (a cut-off's malus)
         stm = pos.stm
         self._seen.add(key)
         try:
             for order, m in self._scored(pos, moves, tt_move, ply, previous):
-                quiet = (order < CAPTURE_KEY or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
+                quiet = (LOSING_TOP < order < CAPTURE_KEY
+                         or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
                     and m.kind != PUSH          # a push moves an enemy unit: never reduced or pruned
+                if quiet and searched >= late and order < COUNTER_KEY and best_score > -MATE_BOUND:
+                    continue                    # late-move pruning
                 pos.push(m)
                 try:
                     gives_check = quiet and pos.is_check()
@@ -196,8 +214,10 @@ class AlphaBeta:
                         alpha = score
                         if alpha >= beta:
                             if quiet:
-                                self._reward(stm, m, depth, killers, previous)
+                                self._reward(stm, m, depth, killers, previous, tried)
                             break
+                if quiet:
+                    tried.append(m)
         finally:
             self._seen.discard(key)
         if best_move is None:                   # every move was futile: a fail-low
@@ -207,21 +227,25 @@ class AlphaBeta:
         return best_score
 
     def _reward(self, stm: int, m: Move, depth: int, killers: List[Optional[Move]],
-                previous: Optional[Move]) -> None:
+                previous: Optional[Move], tried: List[Move]) -> None:
         """A quiet move that refuted: a killer at this ply, the counter to the previous move, and
-        history credit."""
+        history credit; the quiet moves ``tried`` before it lose as much."""
         if killers[0] != m:
             killers[1] = killers[0]
             killers[0] = m
         if previous is not None:
             self._counter[previous.frm << 12 | previous.to] = m
         history = self._history[stm]
+        bonus = depth * depth
         k = m.frm << 12 | m.to
-        value = history.get(k, 0) + depth * depth
+        value = history.get(k, 0) + bonus
         history[k] = value
+        for t in tried:
+            k = t.frm << 12 | t.to
+            history[k] = history.get(k, 0) - bonus
         if value > HISTORY_MAX:
             for k in history:
-                history[k] >>= 1
+                history[k] = int(history[k] / 2)
 
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
         self.nodes += 1
@@ -284,6 +308,8 @@ class AlphaBeta:
         history = self._history[pos.stm]
         victim = pos.move_victim_value
         taker = pos.mover_value
+        attacked = pos.square_attacked
+        them = 1 - pos.stm
         scored = []
         for m in moves:
             if m == tt_move:
@@ -291,7 +317,11 @@ class AlphaBeta:
                 continue
             v = victim(m)
             if v:
-                scored.append((CAPTURE_KEY + capture_key(v, taker(m)), m))
+                t = taker(m)
+                if t > v and m.kind == NORMAL and attacked(m.to, them):
+                    scored.append((LOSING_KEY + capture_key(v, t), m))
+                else:
+                    scored.append((CAPTURE_KEY + capture_key(v, t), m))
             elif m == k0:
                 scored.append((KILLER_KEY, m))
             elif m == k1:

@@ -32,7 +32,7 @@ SKILL_NOISE = 15                    # centipawns of root noise per skill level b
 
 # Features that can be switched off for ablation matches (each must show its gain in self-play):
 # XBOARD_ENGINE_SEARCH_OFF=nullmove,lmr python -m xboard_engine
-FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta", "badcaptures")
+FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta", "badcaptures", "iir", "lmp")
 
 
 class Limits(NamedTuple):
@@ -228,8 +228,9 @@ class Searcher(AlphaBeta):
                 soft = self._soft * min(2.0, factor)
                 if elapsed >= soft:
                     break
-            if self._hard is not None and not next_iteration_fits(
-                    elapsed, durations, soft if self._soft is not None else None, self._hard):
+            # A fixed time per move (no soft limit) is spent in full: the hard limit ends the search.
+            if self._soft is not None and self._hard is not None \
+                    and not next_iteration_fits(elapsed, durations, soft, self._hard):
                 break
         return best
 

@@ -8,7 +8,8 @@ Two limits come out of a clock:
 
 - ``soft``: do not start a new iteration after this, nor one that is not expected to end within twice
   this (so a move takes about a fair share on average: spending the hard limit on many moves in a
-  row would empty the clock before the time control);
+  row would empty the clock before the time control); none for a fixed time per move (``st``), which
+  is spent in full;
 - ``hard``: abort the search.  It never exceeds the remaining time minus a safety margin (pipe
   latency to and from the GUI, the GUI's own work, thread switches, garbage collection pauses), and
   when the clock is nearly empty it shrinks with it: there is no minimum above what is left.
@@ -72,7 +73,7 @@ def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) ->
     """
     if clock.st is not None:
         hard = max(0.0, clock.st - safety_margin(clock.st) - lag)
-        return Budget(SOFT_SHARE * hard, hard)
+        return Budget(None, hard)              # a fixed time per move is spent in full
     left = max(0.0, left)
     to_go = moves_to_go(clock.mps, moves_made)
     horizon = to_go if to_go is not None else SUDDEN_DEATH_MOVES
