@@ -1,39 +1,60 @@
 #!/usr/bin/env python3
-"""Tune the evaluation's weights (``xboard_engine.evaluation.WEIGHTS``) to the results of our games.
+"""Fit one set of the evaluation's weights (``xboard_engine/weights.json``) to the results of games.
 
-Texel's method: take quiet positions from finished games (PGN files written by ``xboard-match
--pgnout``, any variants mixed), predict each game's result from the evaluation of its positions through
-a logistic curve, and adjust the weights one at a time (a step up or down, kept when the prediction
-error falls) until no step helps. A fifth of the games is held out: the error on those games, before and
-after, says whether the tuning generalises rather than memorises. The tuned weights are printed as a
-Python dictionary to paste into ``evaluation.py``; check them with a match before keeping them.
+Texel's method, with the weights of one set fitted together.  Quiet positions are taken from finished
+games of the set's variants (PGN files written by ``xboard-match -pgnout``): past the opening, not in
+check, and resolved, i.e. a quiescence search from them finds no capture that changes the score.  Each
+is labelled with its game's result.  The evaluation is linear in each weight (but for rounding), so
+the effect of every weight on every position is measured once, by moving the weight and evaluating
+again; then all the weights are fitted at once (Gauss-Newton steps) to the squared error between the
+results and the evaluation's prediction ``1 / (1 + 10 ** (-K * score / 400))``, with a pull towards
+the starting values (``--pull``) so that a weight the positions say little about stays where it was.  A fifth of the games is held out: the error on them, before and after, says
+whether the fit generalises.  The evaluation itself (not the linear model) gives the errors printed.
 
-    python scripts/tune.py games/*.pgn --positions 20000 --passes 4
-    pypy3 scripts/tune.py ...        # the same, faster
+    xboard-match ... -each nodes=1500 -variant 8piece -games 4000 -pgnout 8piece.pgn
+    pypy3 scripts/tune.py --set 8piece 8piece.pgn --write
+
+``--write`` stores the fitted set in ``xboard_engine/weights.json`` with this command, the seed and the
+numbers of games and positions.  Check a new set with a match before keeping it.
 """
 import argparse
+import json
+import math
 import os
 import random
+import shlex
 import sys
 import time
 from typing import Dict, List, Sequence, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from xboard_engine import Position                                      # noqa: E402
-from xboard_engine.errors import RulesError                             # noqa: E402
-from xboard_engine.evaluation import WEIGHTS, evaluate, set_weights     # noqa: E402
-from xboard_engine.match.pgn import read_games                          # noqa: E402
+from xboard_engine import Position                                          # noqa: E402
+from xboard_engine.alphabeta import AlphaBeta                               # noqa: E402
+from xboard_engine.errors import RulesError                                 # noqa: E402
+from xboard_engine import evaluation                                        # noqa: E402
+from xboard_engine.evaluation import WEIGHTS, evaluate, set_weights, weights_for  # noqa: E402
+from xboard_engine.match.pgn import read_games                              # noqa: E402
+from xboard_engine.search import FEATURES                                   # noqa: E402
+from xboard_engine.variant import get_variant, variant_names                # noqa: E402
 
 RESULT_VALUE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-Sample = Tuple[Position, float]          # a position and the game's result for White
+PROBE = 50                  # centipawns a weight is moved by to measure its effect
+LN10 = math.log(10.0)
 
 
-def game_positions(paths: Sequence[str], skip: int, seed: int) -> Tuple[List[List[Tuple[str, str, float]]], int]:
-    """Quiet positions (not in check, not just after a capture, past the first ``skip`` plies) per
-    game, as (variant, FEN, White's result); games that do not replay are counted and dropped."""
+def set_variants(name: str) -> List[str]:
+    """The variants whose evaluation uses the weight set ``name``."""
+    return [v for v in variant_names() if get_variant(v).evaluation == name]
+
+
+def read_positions(paths: Sequence[str], variants: Sequence[str], skip: int
+                   ) -> Tuple[List[List[Tuple[str, str, float]]], int, int]:
+    """Per game of ``variants``: its candidate positions (variant, FEN, White's result) past the first
+    ``skip`` plies, not in check and not just after a capture; games that do not replay are counted
+    and dropped, as are games of other variants."""
     games = []
-    bad = 0
+    bad = other = 0
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             for game in read_games(handle):
@@ -42,6 +63,9 @@ def game_positions(paths: Sequence[str], skip: int, seed: int) -> Tuple[List[Lis
                     continue
                 variant = game.tags.get("Variant", "normal").lower()
                 variant = "normal" if variant in ("chess", "standard") else variant
+                if variant not in variants:
+                    other += 1
+                    continue
                 fen = game.tags.get("FEN")
                 try:
                     pos = Position.from_fen(fen, variant) if fen else Position(variant)
@@ -56,37 +80,77 @@ def game_positions(paths: Sequence[str], skip: int, seed: int) -> Tuple[List[Lis
                     bad += 1
                     continue
                 games.append(found)
-    random.Random(seed).shuffle(games)
-    return games, bad
+    return games, bad, other
 
 
-def sample(games: List[List[Tuple[str, str, float]]], count: int, seed: int) -> List[Sample]:
+class Sample:
+    """A resolved position, its game's result for White, and the linear model's view of it."""
+    __slots__ = ("pos", "result", "base", "features")
+
+    def __init__(self, pos: Position, result: float) -> None:
+        self.pos = pos
+        self.result = result
+        self.base = 0.0                                     # White's evaluation with the start weights
+        self.features: List[Tuple[int, float]] = []        # (weight index, centipawns per centipawn)
+
+
+def white_eval(pos: Position) -> int:
+    score = evaluate(pos)
+    return -score if pos.stm else score
+
+
+def resolved(games: List[List[Tuple[str, str, float]]], count: int, seed: int) -> List[Sample]:
+    """Up to ``count`` positions of ``games`` (shuffled) whose quiescence score is their static
+    evaluation: no capture sequence changes what the evaluation says."""
     rng = random.Random(seed)
     flat = [p for game in games for p in game]
     rng.shuffle(flat)
-    return [(Position.from_fen(fen, variant), result) for variant, fen, result in flat[:count]]
+    search = AlphaBeta({f: True for f in FEATURES}, 1)
+    search._killers = [[None, None] for _ in range(200)]
+    kept: List[Sample] = []
+    for variant, fen, result in flat:
+        if len(kept) >= count:
+            break
+        pos = Position.from_fen(fen, variant)
+        static = evaluate(pos)
+        if abs(static) > 2000:
+            continue                                        # decided: nothing to learn from it
+        if search._quiesce(pos, -10 ** 9, 10 ** 9, 0, 0) != static:
+            continue
+        kept.append(Sample(pos, result))
+    return kept
+
+
+def rescore(samples: List[Sample]) -> None:
+    """Recompute the core's running sums after the tables changed."""
+    for s in samples:
+        s.pos.score = s.pos.compute_score()
+
+
+def measure(samples: List[Sample], weights: Dict[str, int], name: str, names: List[str]) -> None:
+    """Each sample's evaluation under ``weights`` and its change per centipawn of each of ``names``."""
+    set_weights(weights, name)
+    rescore(samples)
+    for s in samples:
+        s.base = float(white_eval(s.pos))
+        s.features = []
+    for j, weight in enumerate(names):
+        set_weights(dict(weights, **{weight: weights[weight] + PROBE}), name)
+        rescore(samples)
+        for s in samples:
+            d = white_eval(s.pos) - s.base
+            if d:
+                s.features.append((j, d / PROBE))
+    set_weights(weights, name)
+    rescore(samples)
 
 
 def error(samples: List[Sample], k: float) -> float:
     """Mean squared difference between the results and the evaluation's predictions."""
     total = 0.0
-    for pos, result in samples:
-        score = evaluate(pos)
-        if pos.stm:
-            score = -score
-        total += (result - 1.0 / (1.0 + 10.0 ** (-k * score / 400.0))) ** 2
+    for s in samples:
+        total += (s.result - 1.0 / (1.0 + 10.0 ** (-k * white_eval(s.pos) / 400.0))) ** 2
     return total / max(1, len(samples))
-
-
-def refresh(samples: List[Sample]) -> None:
-    """Recompute the core's running sums after the tables changed."""
-    for pos, _ in samples:
-        pos.score = pos.compute_score()
-
-
-def apply(weights: Dict[str, int], samples: List[Sample]) -> None:
-    set_weights(weights)
-    refresh(samples)
 
 
 def fit_k(samples: List[Sample]) -> float:
@@ -102,64 +166,147 @@ def fit_k(samples: List[Sample]) -> float:
     return (lo + hi) / 2
 
 
-def tune(train: List[Sample], test: List[Sample], passes: int, step: int, names: Sequence[str]) -> Dict[str, int]:
-    weights = dict(WEIGHTS)
-    apply(weights, train + test)
-    k = fit_k(train)
-    best = error(train, k)
-    print(f"K {k:.3f}; error: train {best:.6f} held-out {error(test, k):.6f}", flush=True)
-    for number in range(1, passes + 1):
-        improved = 0
-        started = time.time()
-        for name in names:
-            for delta in (step, -step):
-                trial = dict(weights)
-                trial[name] = weights[name] + delta
-                apply(trial, train)
-                e = error(train, k)
-                if e < best:                 # one step per weight and pass: no runaway on noise
-                    best, weights = e, trial
-                    improved += 1
-                    break
-            apply(weights, train)
-        apply(weights, train + test)
-        print(f"pass {number}: {improved} weights moved; train {best:.6f} held-out {error(test, k):.6f} "
-              f"({time.time() - started:.0f} s)", flush=True)
-        if not improved:
+def fit(samples: List[Sample], count: int, k: float, pull: float, steps: int) -> List[float]:
+    """The changes to the ``count`` weights that minimise the linear model's squared error plus a pull
+    towards no change (ridge): Gauss-Newton steps, each solving the normal equations.  The pull is
+    ``pull`` times the mean curvature of the error, so it is the same for any number of positions; a
+    weight no position depends on stays where it was."""
+    delta = [0.0] * count
+    scale = k * LN10 / 400.0
+    ridge = None
+    for _ in range(steps):
+        a = [[0.0] * count for _ in range(count)]
+        g = [0.0] * count
+        for s in samples:
+            features = s.features
+            score = s.base
+            for j, c in features:
+                score += c * delta[j]
+            p = 1.0 / (1.0 + math.exp(-scale * score))
+            slope = p * (1.0 - p) * scale
+            miss = p - s.result
+            for j, c in features:
+                jc = slope * c
+                g[j] += jc * miss
+                row = a[j]
+                for i, c2 in features:
+                    row[i] += jc * slope * c2
+        if ridge is None:
+            ridge = pull * max(1e-12, sum(a[j][j] for j in range(count)) / count)
+        for j in range(count):
+            a[j][j] += ridge
+            g[j] += ridge * delta[j]
+        step = solve(a, [-x for x in g])
+        delta = [d + x for d, x in zip(delta, step)]
+        if max(abs(x) for x in step) < 0.5:
             break
-    return weights
+    return delta
 
 
-def main() -> None:
+def solve(a: List[List[float]], b: List[float]) -> List[float]:
+    """x with a x = b (Gaussian elimination with partial pivoting; ``a`` and ``b`` are overwritten)."""
+    n = len(b)
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        b[col], b[pivot] = b[pivot], b[col]
+        head = a[col][col]
+        for r in range(col + 1, n):
+            f = a[r][col] / head
+            if f:
+                row, top = a[r], a[col]
+                for c in range(col, n):
+                    row[c] -= f * top[c]
+                b[r] -= f * b[col]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (b[r] - sum(a[r][c] * x[c] for c in range(r + 1, n))) / a[r][r]
+    return x
+
+
+def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pgn", nargs="+", help="PGN files of finished games (any variants)")
-    parser.add_argument("--positions", type=int, default=20000, help="training positions (default 20000)")
-    parser.add_argument("--passes", type=int, default=4, help="passes over the weights (default 4)")
-    parser.add_argument("--step", type=int, default=2, help="centipawns per step (default 2)")
+    parser.add_argument("pgn", nargs="+", help="PGN files of finished games (other variants are skipped)")
+    parser.add_argument("--set", required=True, dest="name",
+                        help="the weight set to fit (a variant's `evaluation =`: orthodox, 8piece, ...)")
+    parser.add_argument("--positions", type=int, default=100000, help="training positions (default 100000)")
     parser.add_argument("--skip", type=int, default=8, help="opening plies left out (default 8)")
-    parser.add_argument("--only", nargs="*", help="tune only these weights")
+    parser.add_argument("--steps", type=int, default=10, help="Gauss-Newton steps at most (default 10)")
+    parser.add_argument("--pull", type=float, default=0.05,
+                        help="pull towards the starting weights, as a share of the error's mean "
+                             "curvature (default 0.05)")
+    parser.add_argument("--only", nargs="*", help="fit only these weights")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    parser.add_argument("--write", action="store_true", help="store the fitted set in weights.json")
+    parser.add_argument("--output", default=evaluation.WEIGHTS_FILE,
+                        help="the weights file --write stores the set in (default: the package's)")
+    args = parser.parse_args(list(argv) or None)
+    variants = set_variants(args.name)
+    if not variants:
+        known = sorted({get_variant(v).evaluation for v in variant_names()})
+        parser.error(f"no variant uses the weight set {args.name!r}; known sets: {', '.join(known)}")
     unknown = set(args.only or ()) - set(WEIGHTS)
     if unknown:
         parser.error(f"unknown weights: {', '.join(sorted(unknown))}")
-    games, bad = game_positions(args.pgn, args.skip, args.seed)
+    for path in args.pgn:
+        if not os.path.isfile(path):
+            parser.error(f"no such file: {path}")
+    started = time.time()
+    games, bad, other = read_positions(args.pgn, variants, args.skip)
+    random.Random(args.seed).shuffle(games)
     held = max(1, len(games) // 5)
-    test = sample(games[:held], args.positions // 4, args.seed)
-    train = sample(games[held:], args.positions, args.seed)
-    print(f"{len(games)} games ({bad} unreadable), {len(train)} training and {len(test)} held-out positions",
-          flush=True)
-    weights = tune(train, test, args.passes, args.step, args.only or sorted(WEIGHTS))
-    changed = {name: (WEIGHTS_BEFORE[name], value) for name, value in weights.items()
-               if value != WEIGHTS_BEFORE[name]}
-    print("changed:", ", ".join(f"{n} {a}->{b}" for n, (a, b) in sorted(changed.items())) or "nothing")
-    print("WEIGHTS = {")
-    for name, value in weights.items():
-        print(f'    "{name}": {value},')
-    print("}")
+    test = resolved(games[:held], args.positions // 4, args.seed)
+    train = resolved(games[held:], args.positions, args.seed)
+    print(f"set {args.name} ({', '.join(variants)}): {len(games)} games ({bad} unreadable, {other} of other "
+          f"variants), {len(train)} training and {len(test)} held-out resolved positions "
+          f"({time.time() - started:.0f} s)", flush=True)
+    if not train or not test:
+        print("tune.py: too few positions to fit", file=sys.stderr)
+        return 1
+    start = weights_for(get_variant(variants[0]))
+    names = sorted(args.only or start)
+    measure(train, start, args.name, names)
+    k = fit_k(train)
+    before = (error(train, k), error(test, k))
+    print(f"K {k:.3f}; error: train {before[0]:.6f} held-out {before[1]:.6f}; "
+          f"{sum(len(s.features) for s in train) / len(train):.1f} weights act on a position "
+          f"({time.time() - started:.0f} s)", flush=True)
+    delta = fit(train, len(names), k, args.pull, args.steps)
+    fitted = dict(start)
+    for j, weight in enumerate(names):
+        fitted[weight] = start[weight] + int(round(delta[j]))
+    set_weights(fitted, args.name)
+    rescore(train + test)
+    after = (error(train, k), error(test, k))
+    print(f"after fitting: train {after[0]:.6f} held-out {after[1]:.6f} ({time.time() - started:.0f} s)")
+    changed = {w: (start[w], fitted[w]) for w in names if fitted[w] != start[w]}
+    print("changed:", ", ".join(f"{w} {a}->{b}" for w, (a, b) in sorted(changed.items())) or "nothing")
+    if args.write:
+        if after[1] >= before[1]:
+            print("tune.py: the held-out error did not fall; weights.json left as it was", file=sys.stderr)
+            return 1
+        write_set(args.output, args.name, fitted, {
+            "command": "pypy3 scripts/tune.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
+            "seed": args.seed, "games": len(games), "training positions": len(train),
+            "held-out positions": len(test), "K": round(k, 4),
+            "held-out error": [round(before[1], 6), round(after[1], 6)]})
+        print(f"written to {args.output}")
+    return 0
 
 
-WEIGHTS_BEFORE = dict(WEIGHTS)
+def write_set(path: str, name: str, weights: Dict[str, int], made_by: Dict[str, object]) -> None:
+    """Store ``weights`` (those that differ from the hand-set values) as set ``name`` in ``path``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        data = {"sets": {}}
+    data["sets"][name] = {"made by": made_by,
+                          "weights": {w: x for w, x in sorted(weights.items()) if x != WEIGHTS[w]}}
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

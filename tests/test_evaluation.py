@@ -3,6 +3,7 @@
 Each test compares two positions that differ only in what the term looks at, so it fails when that
 term is missing, has the wrong sign, or is applied to the wrong side.
 """
+import json
 import os
 import subprocess
 import sys
@@ -141,21 +142,35 @@ def test_held_unit_is_worth_less():
 
 
 
-def test_tuner_runs_on_a_pgn_and_prints_weights(tmp_path):
-    games = [("1-0", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"),
-             ("0-1", "1. f3 e5 2. g4 Qh4# 0-1"),
-             ("1/2-1/2", "1. e4 e5 2. Nf3 Nf6 3. Nc3 Nc6 4. d4 d5 5. Bb5 Bb4 1/2-1/2")] * 4
+def test_tuner_fits_a_weight_the_games_speak_of(tmp_path):
+    """Games where White's extra knight never wins: the fitted knight is worth less, the held-out error
+    falls, and the set is written with what made it (never into the package's file from a test)."""
+    knight_up = "4k3/pp4pp/8/8/8/8/PP4PP/1N2K3 w - - 0 1"
+    level = "4k3/pp4pp/8/8/8/8/PP4PP/4K3 w - - 0 1"
+    moves = "1. Kd2 Kd7 2. Kd3 Kd6 3. Ke3 Ke6 4. Ke2 Ke7 5. Kd2 Kd7"
+    queen_up = "4k3/pp4pp/8/8/8/8/PP4PP/3QK3 w - - 0 1"
+    games = [(knight_up, "1/2-1/2"), (level, "1/2-1/2"), (queen_up, "1-0"), (level, "1/2-1/2")] * 10
     pgn = tmp_path / "games.pgn"
-    pgn.write_text("".join(f'[Event "t"]\n[Result "{r}"]\n\n{moves}\n\n' for r, moves in games))
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), str(pgn), "--skip", "2",
-                          "--positions", "100", "--passes", "1", "--only", "tempo"],
-                         capture_output=True, text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert run.returncode == 0, run.stderr
-    assert "12 games (0 unreadable)" in run.stdout
-    assert "held-out" in run.stdout and "WEIGHTS = {" in run.stdout and '"tempo":' in run.stdout
-    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), str(pgn), "--only", "nonsense"],
-                         capture_output=True, text=True, timeout=60)
+    pgn.write_text("".join(f'[Event "t"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Result "{r}"]\n\n{moves} {r}\n\n'
+                           for fen, r in games))
+    out = tmp_path / "weights.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), "--set", "orthodox", str(pgn),
+                          "--skip", "0", "--only", "knight_mg", "--write",
+                          "--output", str(out)], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "40 games (0 unreadable, 0 of other variants)" in run.stdout
+    fitted = json.loads(out.read_text())["sets"]["orthodox"]
+    assert fitted["weights"]["knight_mg"] < -100, run.stdout
+    made_by = fitted["made by"]
+    assert made_by["seed"] == 1 and made_by["games"] == 40 and "--set orthodox" in made_by["command"]
+    assert made_by["held-out error"][1] < made_by["held-out error"][0]
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), "--set", "orthodox", str(pgn),
+                          "--only", "nonsense"], capture_output=True, text=True, timeout=60, env=env)
     assert bad.returncode == 2 and "unknown weights: nonsense" in bad.stderr
+    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "tune.py"), "--set", "nosuch", str(pgn)],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert bad.returncode == 2 and "known sets: 8piece, chess80, fullcavalry, orthodox" in bad.stderr
 
 
 def test_set_weights_rebuilds_the_tables_of_every_variant_in_use():

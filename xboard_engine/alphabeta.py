@@ -1,8 +1,8 @@
 """The alpha-beta search below the root, the engine's hot path: principal-variation search with the
 transposition table, mate-distance pruning, check extension, internal iterative reduction, reverse
-futility, null move (reduced more with depth and margin), late-move pruning and reductions and futility
-pruning, then a quiescence search with MVV-LVA order, delta pruning and bad captures skipped; and the
-move order (table move, good captures, killers, counter-move, history with a malus, losing captures).
+futility, null move (reduced more with depth and margin), late-move reductions and futility pruning,
+then a quiescence search with MVV-LVA order, delta pruning and bad captures skipped; and the move order
+(table move, good captures, killers, counter-move, history with a malus, losing captures).
 
 ``search.Searcher`` drives it from the root (iterative deepening, aspiration windows, limits).
 Scores are centipawns from the side to move's view; mates are +-(MATE - plies to mate), stored in
@@ -32,9 +32,6 @@ BAD_CAPTURE = 100                   # quiescence skips a capture by a unit worth
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
 IIR_MIN_DEPTH = 4                   # a node this deep without a table move is searched one ply less
-# Late-move pruning: at these remaining depths (non-PV, not in check) the quiet moves after this many
-# moves searched are skipped unseen.
-LMP_COUNT = (0, 5, 8, 13)
 
 # Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
 # the counter-move, quiet moves by history (which may be negative), then losing captures: a taker
@@ -165,8 +162,6 @@ class AlphaBeta:
             return ply - MATE if in_check else 0
         futile = static is not None and depth < len(FUTILITY_MARGIN) and features["futility"] \
             and static + FUTILITY_MARGIN[depth] <= alpha
-        late = LMP_COUNT[depth] if static is not None and depth < len(LMP_COUNT) and features["lmp"] \
-            else 1000
         reduce = features["lmr"]
         killers = self._killers[ply]
         original_alpha = alpha
@@ -181,8 +176,6 @@ class AlphaBeta:
                 quiet = (LOSING_TOP < order < CAPTURE_KEY
                          or (order == TT_KEY and pos.move_victim_value(m) == 0)) \
                     and m.kind != PUSH          # a push moves an enemy unit: never reduced or pruned
-                if quiet and searched >= late and order < COUNTER_KEY and best_score > -MATE_BOUND:
-                    continue                    # late-move pruning
                 pos.push(m)
                 try:
                     gives_check = quiet and pos.is_check()
@@ -243,7 +236,7 @@ class AlphaBeta:
         for t in tried:
             k = t.frm << 12 | t.to
             history[k] = history.get(k, 0) - bonus
-        if value > HISTORY_MAX:
+        if value > HISTORY_MAX or (tried and history[k] < -HISTORY_MAX):
             for k in history:
                 history[k] = int(history[k] / 2)
 

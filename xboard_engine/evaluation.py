@@ -10,11 +10,16 @@ shield, rooks on open files, the bishop pair, units held by jailers (a held king
 side to move, and against a bare king the drive to the edge (with one unit: taking the king's room;
 with bishop and minor piece: to the bishop's corner). Lancers use the centre table.
 
-Every number is a named weight in ``WEIGHTS`` (centipawns); ``scripts/tune.py`` fits them to the
-results of our own games and prints the tuned dictionary.
+Every number is a named weight (centipawns).  ``WEIGHTS`` holds the hand-set values; each variant
+names in its definition (``evaluation =``) the set of fitted weights it uses, kept in ``weights.json``
+beside this module with the command, seed and number of positions that produced each set
+(``scripts/tune.py`` fits them to the results of the engine's own games); a weight a set does not fit
+keeps its hand-set value.
 """
+import json
+import os
 import weakref
-from typing import TYPE_CHECKING, Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from .attacks import attacked
 from .board import BLACK, OFF
@@ -30,7 +35,10 @@ _EG_HALF = 1 << (EG_SHIFT - 1)
 _PHASE_HALF = 1 << (PHASE_SHIFT - 1)
 
 WEIGHTS: Dict[str, int] = {
-    # material: the endgame value minus the middlegame value (which is the variant's piece value)
+    # material: the middlegame value is the variant's piece value plus ``<kind>_mg`` (the pawn's is the
+    # unit of the scale), the endgame value the middlegame one plus ``<kind>_eg``
+    "knight_mg": 0, "bishop_mg": 0, "rook_mg": 0, "queen_mg": 0, "sentry_mg": 0, "jailer_mg": 0,
+    "lancer_mg": 0, "duke_mg": 0,
     "pawn_eg": 20, "knight_eg": -10, "bishop_eg": 10, "rook_eg": 30, "queen_eg": 30, "sentry_eg": 30,
     "jailer_eg": 10, "lancer_eg": 20, "duke_eg": 10,
     # placement, per step from the edge (centre) or towards the enemy (advance)
@@ -46,6 +54,35 @@ WEIGHTS: Dict[str, int] = {
     "bishop_pair_mg": 25, "bishop_pair_eg": 40, "held_unit": 20, "held_king_mg": 40, "held_king_eg": 20,
     "tempo": 10,
 }
+
+WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights.json")
+
+
+def _read_fitted(path: str = WEIGHTS_FILE) -> Dict[str, Dict[str, int]]:
+    """The fitted weight sets by name (``weights.json``: {"sets": {name: {"weights": {...}, ...}}})."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        return {}
+    fitted = {}
+    for name, entry in data["sets"].items():
+        unknown = set(entry["weights"]) - set(WEIGHTS)
+        if unknown:
+            raise ValueError(f"{path}: set {name} has unknown weights {sorted(unknown)}")
+        fitted[name] = {k: int(x) for k, x in entry["weights"].items()}
+    return fitted
+
+
+FITTED: Dict[str, Dict[str, int]] = _read_fitted()
+
+
+def weights_for(v: "Variant") -> Dict[str, int]:
+    """The weights the evaluation uses in variant ``v``: its fitted set over the hand-set values."""
+    w = dict(WEIGHTS)
+    w.update(FITTED.get(v.evaluation, {}))
+    return w
+
 
 # Roles of units in the terms of several units.
 OTHER, PAWN_ROLE, ROOK_ROLE, BISHOP_ROLE, JAILER_ROLE = range(5)
@@ -72,8 +109,10 @@ def live_piece_square_tables(v: "Variant") -> List[List[int]]:
     return piece_square_tables(v)
 
 
-def piece_square_tables(v: "Variant", w: Dict[str, int] = WEIGHTS) -> List[List[int]]:
+def piece_square_tables(v: "Variant", w: Optional[Dict[str, int]] = None) -> List[List[int]]:
     """Per code, per square: the packed (middlegame, endgame, phase) entry, signed for the side."""
+    if w is None:
+        w = weights_for(v)
     tables = [[0] * v.size for _ in range(OFF + 1)]
     files, ranks = v.files, v.ranks
     for code in range(1, OFF):
@@ -81,8 +120,9 @@ def piece_square_tables(v: "Variant", w: Dict[str, int] = WEIGHTS) -> List[List[
         if kind is None:
             continue
         side = 1 if code > BLACK else 0
-        value = v.value[code]
-        eg_value = value + w.get(kind.name.replace("2019", "") + "_eg", 0)
+        name = kind.name.replace("2019", "")
+        value = v.value[code] + w.get(name + "_mg", 0)
+        eg_value = value + w.get(name + "_eg", 0)
         phase = _phase_weight(kind)
         for sq in v.squares:
             f, r = v.file_of[sq], v.rank_of[sq]
@@ -151,9 +191,10 @@ def max_phase(v: "Variant") -> int:
 
 class _Tables:
     """Per-variant data ``evaluate`` needs besides the packed sum (built on first use)."""
-    __slots__ = ("max_phase", "role", "king_steps", "shield", "passed_mg", "passed_eg", "pawn_cache")
+    __slots__ = ("w", "max_phase", "role", "king_steps", "shield", "passed_mg", "passed_eg", "pawn_cache")
 
     def __init__(self, v: "Variant") -> None:
+        self.w = w = weights_for(v)
         self.max_phase = max_phase(v)
         self.role = roles(v)
         self.king_steps = [v.step(df, dr) for df, dr in KING_LEAPS]
@@ -163,8 +204,8 @@ class _Tables:
                         if v.rank_of[sq] >= 0 else [] for sq in range(v.size)] for side in (0, 1)]
         # Passed pawn bonus by how far it has come: quadratic in the advance, 0 on its start rank.
         n = v.ranks
-        self.passed_mg = [WEIGHTS["passed_mg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
-        self.passed_eg = [WEIGHTS["passed_eg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
+        self.passed_mg = [w["passed_mg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
+        self.passed_eg = [w["passed_eg"] * max(0, a - 1) ** 2 // 2 for a in range(n)]
         # Pawn structure by the pawns' Zobrist key: (middlegame, endgame, pawns per file and side).
         self.pawn_cache: Dict[int, tuple] = {}
 
@@ -180,10 +221,14 @@ def _tables(v: "Variant") -> _Tables:
     return t
 
 
-def set_weights(weights: Dict[str, int]) -> None:
-    """Use ``weights`` from now on (the tuner): tables are rebuilt for every variant on next use."""
-    WEIGHTS.clear()
-    WEIGHTS.update(weights)
+def set_weights(weights: Dict[str, int], name: Optional[str] = None) -> None:
+    """Use ``weights`` from now on (the tuner) as the fitted set ``name`` (the variants naming it), or
+    with no name as the hand-set values; every variant in use gets its tables rebuilt."""
+    if name is None:
+        WEIGHTS.clear()
+        WEIGHTS.update(weights)
+    else:
+        FITTED[name] = dict(weights)
     _TABLES.clear()
     for v in list(_LIVE):
         v.signed_piece_square[:] = piece_square_tables(v)
@@ -195,7 +240,7 @@ PAWN_CACHE_SIZE = 1 << 16           # entries kept per variant before the cache 
 def pawn_structure(v: "Variant", t: "_Tables", pawns: Tuple[List[int], List[int]]) -> tuple:
     """(middlegame, endgame, pawns per file and side) of the pawns alone: passed, isolated and doubled
     pawns. Files are indexed from 1, so the edge files have empty neighbours."""
-    w = WEIGHTS
+    w = t.w
     file_of, rank_of, ranks, files = v.file_of, v.rank_of, v.ranks, v.files
     mg = eg = 0
     # Per file: pawns per side, White's lowest pawn (it stops Black's) and Black's highest.
@@ -246,7 +291,7 @@ def evaluate(pos: "Position") -> int:
     t = _TABLES.get(v.name)
     if t is None:
         t = _TABLES[v.name] = _Tables(v)
-    w = WEIGHTS
+    w = t.w
     s = pos.score
     phase = (s + _PHASE_HALF) >> PHASE_SHIFT
     s -= phase << PHASE_SHIFT

@@ -61,6 +61,7 @@ class Variant(Board):
         Board.__init__(self, int(spec["files"]), int(spec["ranks"]))
         self.name = name
         self.setup = spec.get("setup", "fixed")
+        self.evaluation = spec.get("evaluation", name)     # its set of fitted weights (evaluation.py)
         self.chess960_style = self.setup != "fixed"
         self.castling = spec.get("castling", "standard")
         self.flexible_castling = self.castling == "flexible"
