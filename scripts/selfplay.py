@@ -8,6 +8,8 @@ no two games are alike.  A game ends by the rules, or is adjudicated: a win once
 have agreed for 4 plies in a row that one side is ahead by more than ``--resign`` centipawns, a draw
 after move 50 once 10 plies in a row scored within 10 centipawns, and a draw at ``--max-plies``.
 Nothing is kept between games (no table, no history), so games do not depend on those before them.
+After each move a comment gives the search's score of the position it reached, in centipawns from
+White's view (mates as +-2000), which ``tune.py`` may learn from besides the result.
 
     pypy3 scripts/selfplay.py 8piece --openings 8piece.epd --games 2000 --nodes 1500 --seed 1 -o 8piece.pgn
 
@@ -29,6 +31,7 @@ RESIGN_PLIES = 4
 DRAW_AFTER_PLY = 100
 DRAW_PLIES = 10
 DRAW_SCORE = 10
+MATE_SCORE = 2000           # mate scores are written as this many centipawns
 
 
 def play(variant: str, fen: str, nodes: int, rng: random.Random, resign: int, max_plies: int):
@@ -36,14 +39,15 @@ def play(variant: str, fen: str, nodes: int, rng: random.Random, resign: int, ma
     pos = Position.from_fen(fen, variant)
     searcher = Searcher(hash_mb=16)
     sans = []
+    scores = []
     ahead = 0                   # plies in a row White's score was beyond the resign margin (sign: who)
     level = 0                   # plies in a row the score was within DRAW_SCORE
     while True:
         ending = pos.outcome()
         if ending is not None:
-            return sans, ending.result, ending.termination
+            return sans, scores, ending.result, ending.termination
         if len(sans) >= max_plies:
-            return sans, "1/2-1/2", "adjudicated: move limit"
+            return sans, scores, "1/2-1/2", "adjudicated: move limit"
         result = searcher.search(pos, Limits(nodes=int(nodes * rng.uniform(0.75, 1.25))))
         white = result.score if pos.stm == 0 else -result.score
         if abs(white) > resign:
@@ -53,17 +57,19 @@ def play(variant: str, fen: str, nodes: int, rng: random.Random, resign: int, ma
             ahead = 0
         level = level + 1 if abs(white) <= DRAW_SCORE else 0
         sans.append(pos.san(result.move))
+        scores.append(max(-MATE_SCORE, min(MATE_SCORE, white)))
         pos.push(result.move)
         if abs(ahead) >= RESIGN_PLIES:
-            return sans, "1-0" if ahead > 0 else "0-1", "adjudicated: resign"
+            return sans, scores, "1-0" if ahead > 0 else "0-1", "adjudicated: resign"
         if len(sans) >= DRAW_AFTER_PLY and level >= DRAW_PLIES:
-            return sans, "1/2-1/2", "adjudicated: draw"
+            return sans, scores, "1/2-1/2", "adjudicated: draw"
 
 
-def pgn(variant: str, fen: str, sans, result: str, termination: str, number: int) -> str:
+def pgn(variant: str, fen: str, sans, scores, result: str, termination: str, number: int) -> str:
     moves = []
     white_first = fen.split()[1] == "w"
-    for i, san in enumerate(sans):
+    for i, (san, score) in enumerate(zip(sans, scores)):
+        san = f"{san} {{{score}}}"
         if white_first and i % 2 == 0:
             moves.append(f"{i // 2 + 1}. {san}")
         elif not white_first and i == 0:
@@ -100,8 +106,9 @@ def main() -> int:
     with open(args.output, "a", encoding="utf-8") as out:
         for number in range(1, args.games + 1):
             fen = rng.choice(openings)
-            sans, result, termination = play(args.variant, fen, args.nodes, rng, args.resign, args.max_plies)
-            out.write(pgn(args.variant, fen, sans, result, termination, number))
+            sans, scores, result, termination = play(args.variant, fen, args.nodes, rng, args.resign,
+                                                     args.max_plies)
+            out.write(pgn(args.variant, fen, sans, scores, result, termination, number))
             out.flush()
             if number % 50 == 0:
                 print(f"{number} games, {time.time() - started:.0f} s", flush=True)

@@ -2,16 +2,20 @@
 """Fit one set of the evaluation's weights (``xboard_engine/weights.json``) to the results of games.
 
 Texel's method, with the weights of one set fitted together.  Quiet positions are taken from finished
-games of the set's variants (PGN files written by ``xboard-match -pgnout``): past the opening, not in
-check, and resolved, i.e. a quiescence search from them finds no capture that changes the score.  Each
-is labelled with its game's result.  The evaluation is linear in each weight (but for rounding), so
-the effect of every weight on every position is measured once, by moving the weight and evaluating
-again; then all the weights are fitted at once (Gauss-Newton steps) to the squared error between the
-results and the evaluation's prediction ``1 / (1 + 10 ** (-K * score / 400))``, with a pull towards
-the starting values (``--pull``) so that a weight the positions say little about stays where it was.  A fifth of the games is held out: the error on them, before and after, says
-whether the fit generalises.  The evaluation itself (not the linear model) gives the errors printed.
+games of the set's variants (PGN files of ``scripts/selfplay.py`` or ``xboard-match -pgnout``): past
+the opening, not in check, and resolved, i.e. a quiescence search from them finds no capture that
+changes the score.  Each is labelled with its game's result, or where the game gives the search's
+score of the position (``selfplay.py`` writes it as a comment after each move) with a mix of the two
+(``--score-share``): the score turned into an expected result by the same curve.  The evaluation is linear in each weight
+(but for rounding), so the effect of every weight on every position is measured once, by moving the
+weight and evaluating again; then all the weights are fitted at once (Gauss-Newton steps) to the
+squared error between the results and the evaluation's prediction ``1 / (1 + 10 ** (-K * score /
+400))``, with a pull towards the starting values so that a weight the positions say little about stays
+where it was.  A fifth of the games is held out: several pulls are tried (``--pull``) and the one with
+the lowest error on the held-out games is kept.  The errors printed are the evaluation's own (not the
+linear model's).
 
-    xboard-match ... -each nodes=1500 -variant 8piece -games 4000 -pgnout 8piece.pgn
+    pypy3 scripts/selfplay.py 8piece --openings 8piece.epd --games 4000 -o 8piece.pgn
     pypy3 scripts/tune.py --set 8piece 8piece.pgn --write
 
 ``--write`` stores the fitted set in ``xboard_engine/weights.json`` with this command, the seed and the
@@ -25,7 +29,7 @@ import random
 import shlex
 import sys
 import time
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -49,8 +53,9 @@ def set_variants(name: str) -> List[str]:
 
 
 def read_positions(paths: Sequence[str], variants: Sequence[str], skip: int
-                   ) -> Tuple[List[List[Tuple[str, str, float]]], int, int]:
-    """Per game of ``variants``: its candidate positions (variant, FEN, White's result) past the first
+                   ) -> Tuple[List[List[Tuple[str, str, float, Optional[int]]]], int, int]:
+    """Per game of ``variants``: its candidate positions (variant, FEN, White's result, the search's
+    score if the game gives it) past the first
     ``skip`` plies, not in check and not just after a capture; games that do not replay are counted
     and dropped, as are games of other variants."""
     games = []
@@ -70,12 +75,13 @@ def read_positions(paths: Sequence[str], variants: Sequence[str], skip: int
                 try:
                     pos = Position.from_fen(fen, variant) if fen else Position(variant)
                     found = []
-                    for ply, san in enumerate(game.moves):
+                    comments = game.comments or [""] * len(game.moves)
+                    for ply, (san, comment) in enumerate(zip(game.moves, comments)):
                         move = pos.parse_san(san)
                         capture = pos.is_capture(move)
                         pos.push(move)
                         if ply >= skip and not capture and not pos.is_check() and pos.outcome() is None:
-                            found.append((variant, pos.fen(), result))
+                            found.append((variant, pos.fen(), result, _score(comment)))
                 except (RulesError, ValueError):
                     bad += 1
                     continue
@@ -83,13 +89,23 @@ def read_positions(paths: Sequence[str], variants: Sequence[str], skip: int
     return games, bad, other
 
 
-class Sample:
-    """A resolved position, its game's result for White, and the linear model's view of it."""
-    __slots__ = ("pos", "result", "base", "features")
+def _score(comment: str) -> Optional[int]:
+    """The search score a move's comment gives (White's view, centipawns), if it gives one."""
+    try:
+        return int(comment)
+    except ValueError:
+        return None
 
-    def __init__(self, pos: Position, result: float) -> None:
+
+class Sample:
+    """A resolved position, what it is fitted to (its game's result for White, or a mix with the
+    search's score), and the linear model's view of it."""
+    __slots__ = ("pos", "result", "score", "base", "features")
+
+    def __init__(self, pos: Position, result: float, score: Optional[int]) -> None:
         self.pos = pos
         self.result = result
+        self.score = score
         self.base = 0.0                                     # White's evaluation with the start weights
         self.features: List[Tuple[int, float]] = []        # (weight index, centipawns per centipawn)
 
@@ -99,7 +115,7 @@ def white_eval(pos: Position) -> int:
     return -score if pos.stm else score
 
 
-def resolved(games: List[List[Tuple[str, str, float]]], count: int, seed: int) -> List[Sample]:
+def resolved(games: List[List[Tuple[str, str, float, Optional[int]]]], count: int, seed: int) -> List[Sample]:
     """Up to ``count`` positions of ``games`` (shuffled) whose quiescence score is their static
     evaluation: no capture sequence changes what the evaluation says."""
     rng = random.Random(seed)
@@ -108,7 +124,7 @@ def resolved(games: List[List[Tuple[str, str, float]]], count: int, seed: int) -
     search = AlphaBeta({f: True for f in FEATURES}, 1)
     search._killers = [[None, None] for _ in range(200)]
     kept: List[Sample] = []
-    for variant, fen, result in flat:
+    for variant, fen, result, score in flat:
         if len(kept) >= count:
             break
         pos = Position.from_fen(fen, variant)
@@ -117,8 +133,20 @@ def resolved(games: List[List[Tuple[str, str, float]]], count: int, seed: int) -
             continue                                        # decided: nothing to learn from it
         if search._quiesce(pos, -10 ** 9, 10 ** 9, 0, 0) != static:
             continue
-        kept.append(Sample(pos, result))
+        kept.append(Sample(pos, result, score))
     return kept
+
+
+def blend_labels(samples: List[Sample], k: float, share: float) -> int:
+    """Fit each sample with a search score to ``share`` of that score's expected result (through the
+    curve of scale ``k``) plus the rest of its game's result; the number of such samples."""
+    mixed = 0
+    for s in samples:
+        if s.score is not None:
+            expected = 1.0 / (1.0 + 10.0 ** (-k * s.score / 400.0))
+            s.result = share * expected + (1.0 - share) * s.result
+            mixed += 1
+    return mixed
 
 
 def rescore(samples: List[Sample]) -> None:
@@ -232,10 +260,14 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--positions", type=int, default=100000, help="training positions (default 100000)")
     parser.add_argument("--skip", type=int, default=8, help="opening plies left out (default 8)")
     parser.add_argument("--steps", type=int, default=10, help="Gauss-Newton steps at most (default 10)")
-    parser.add_argument("--pull", type=float, default=0.05,
-                        help="pull towards the starting weights, as a share of the error's mean "
-                             "curvature (default 0.05)")
+    parser.add_argument("--pull", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0, 3.0, 10.0],
+                        help="pulls towards the starting weights to try, as shares of the error's mean "
+                             "curvature; the one with the lowest held-out error is kept "
+                             "(default 0.03 0.1 0.3 1 3 10)")
     parser.add_argument("--only", nargs="*", help="fit only these weights")
+    parser.add_argument("--score-share", type=float, default=0.5,
+                        help="share of a position's label taken from the search score its game gives, "
+                             "where it gives one (default 0.5; 0: the game's result alone)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the fitted set in weights.json")
     parser.add_argument("--output", default=evaluation.WEIGHTS_FILE,
@@ -267,18 +299,30 @@ def main(argv: Sequence[str] = ()) -> int:
     names = sorted(args.only or start)
     measure(train, start, args.name, names)
     k = fit_k(train)
+    mixed = blend_labels(train + test, k, args.score_share)
+    if mixed:
+        print(f"{mixed} positions labelled {args.score_share:g} by the search's score")
     before = (error(train, k), error(test, k))
     print(f"K {k:.3f}; error: train {before[0]:.6f} held-out {before[1]:.6f}; "
           f"{sum(len(s.features) for s in train) / len(train):.1f} weights act on a position "
           f"({time.time() - started:.0f} s)", flush=True)
-    delta = fit(train, len(names), k, args.pull, args.steps)
-    fitted = dict(start)
-    for j, weight in enumerate(names):
-        fitted[weight] = start[weight] + int(round(delta[j]))
+    best = None
+    for pull in sorted(args.pull):
+        delta = fit(train, len(names), k, pull, args.steps)
+        trial = dict(start)
+        for j, weight in enumerate(names):
+            trial[weight] = start[weight] + int(round(delta[j]))
+        set_weights(trial, args.name)
+        rescore(train + test)
+        errors = (error(train, k), error(test, k))
+        print(f"pull {pull:g}: train {errors[0]:.6f} held-out {errors[1]:.6f} ({time.time() - started:.0f} s)",
+              flush=True)
+        if best is None or errors[1] < best[1][1]:
+            best = (trial, errors, pull)
+    fitted, after, pull = best
     set_weights(fitted, args.name)
     rescore(train + test)
-    after = (error(train, k), error(test, k))
-    print(f"after fitting: train {after[0]:.6f} held-out {after[1]:.6f} ({time.time() - started:.0f} s)")
+    print(f"kept pull {pull:g}: train {after[0]:.6f} held-out {after[1]:.6f}")
     changed = {w: (start[w], fitted[w]) for w in names if fitted[w] != start[w]}
     print("changed:", ", ".join(f"{w} {a}->{b}" for w, (a, b) in sorted(changed.items())) or "nothing")
     if args.write:
@@ -287,7 +331,7 @@ def main(argv: Sequence[str] = ()) -> int:
             return 1
         write_set(args.output, args.name, fitted, {
             "command": "pypy3 scripts/tune.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
-            "seed": args.seed, "games": len(games), "training positions": len(train),
+            "seed": args.seed, "pull": pull, "score share": args.score_share, "games": len(games), "training positions": len(train),
             "held-out positions": len(test), "K": round(k, 4),
             "held-out error": [round(before[1], 6), round(after[1], 6)]})
         print(f"written to {args.output}")

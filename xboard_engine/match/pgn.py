@@ -68,6 +68,7 @@ class PgnGame(NamedTuple):
     tags: Dict[str, str]
     moves: List[str]          # SAN tokens as written
     result: str
+    comments: List[str] = []  # the comment after each move ("" if none), as many as moves
 
 
 def read_games(handle: TextIO) -> Iterator[PgnGame]:
@@ -94,6 +95,7 @@ def read_games(handle: TextIO) -> Iterator[PgnGame]:
 
 def _finish(tags: Dict[str, str], text: List[str]) -> Optional[PgnGame]:
     moves: List[str] = []
+    comments: List[str] = []
     depth = 0
     result = None
     for token in _TOKEN.findall(" ".join(text)):
@@ -101,15 +103,18 @@ def _finish(tags: Dict[str, str], text: List[str]) -> Optional[PgnGame]:
             depth += 1
         elif token == ")":
             depth = max(0, depth - 1)
+        elif not depth and token[0] == "{" and moves and not comments[-1]:
+            comments[-1] = token[1:-1].strip()
         elif depth or token[0] in "{;$" or token[0].isdigit() and token.rstrip(".").isdigit():
             continue
         elif token in RESULTS:
             result = token
         else:
             moves.append(token)
+            comments.append("")
     if result is None:
         return None                     # unfinished (the writer was killed mid-game)
-    return PgnGame(tags, moves, result)
+    return PgnGame(tags, moves, result, comments)
 
 
 def replay(game: PgnGame) -> Position:
