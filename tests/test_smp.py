@@ -192,6 +192,22 @@ def test_node_bounded_and_weakened_searches_stay_on_one_process():
         searcher.close()
 
 
+def test_a_searching_helper_ends_when_its_input_closes():
+    """How a helper learns on Windows that the engine was killed (its parent's pid stays): its input
+    closes, seen by a thread while it searches, with the search still on in the header."""
+    team = Team(1, 2)
+    try:
+        assert team.warmed_up(30)
+        team.begin(Position(), Limits())
+        assert wait_until(lambda: team.nodes() > 1000, 10)
+        helper = team.processes[0]
+        helper.stdin.close()
+        assert wait_until(lambda: helper.poll() is not None, 2) and helper.returncode == 0
+        assert team.words[0] == team.generation != 0     # nobody told it to stop
+    finally:
+        team.close()
+
+
 def test_threads_back_to_one_or_a_new_hash_replace_the_helpers():
     searcher = ParallelSearcher(hash_mb=2)
     searcher.set_threads(2)

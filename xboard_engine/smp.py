@@ -9,8 +9,9 @@ threads, because Python threads take turns on one interpreter lock.
 The shared memory is an anonymous file (``memfd`` on Linux, an unlinked temporary file on other
 POSIX systems) handed to the helpers as a file descriptor, so nothing is left behind whatever way
 the engine ends.  It holds a header of words (the active search's generation, each helper's node
-count) and the table (``shared_table.py``).  A helper ends when its standard input closes (the engine ended) or, while it
-searches, when its parent process changes (the engine was killed).
+count) and the table (``shared_table.py``).  A helper ends when its standard input closes (the engine
+closed it, or ended however it did: a reader thread sees it even while the helper searches) or, on
+POSIX, when its parent process changes (the engine was killed).
 
 Helpers run only for searches bounded by time or by nothing (``go infinite``, analysis, pondering):
 a search bounded by nodes ("Nodes per move", ``go nodes``) or weakened by a skill level stays on one
@@ -19,13 +20,13 @@ process, so that it plays the same moves every time.
 import json
 import mmap
 import os
-import select
+import queue
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from .moves import Move
 from .position import Position
@@ -42,6 +43,7 @@ GENERATION_MASK = (1 << NODE_BITS) - 1
 HELPER_NICENESS = 5
 HELPER_START = 5.0               # seconds a helper may take to start, more than its warm-up
 WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
+CHECK_PARENT = os.name == "posix"   # (on Windows a process's parent pid stays when the parent ends)
 
 
 def usable_threads(requested: int) -> int:
@@ -108,45 +110,56 @@ class Team:
         env = dict(os.environ)
         env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
         self.processes: List[subprocess.Popen] = []
-        self._warming: Dict[int, subprocess.Popen] = {}     # helpers still warming up, by stdout
-        self._warming_lock = threading.Lock()               # (the reader thread asks too)
+        self._readers: List[threading.Thread] = []
+        self._news = threading.Condition()                  # the helpers' lines, counted:
+        self._ready = 0                                     # helpers that warmed up (or ended)
         try:
             for k in range(helpers):
-                self.processes.append(subprocess.Popen(
+                process = subprocess.Popen(
                     [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
                      str(self.header), str(entries), str(k), str(os.getpid())],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(self.memory.fd,),
-                    env=env, universal_newlines=True))
-            self._warming = {p.stdout.fileno(): p for p in self.processes}
-        except (OSError, ValueError):
+                    env=env, universal_newlines=True)
+                self.processes.append(process)
+                reader = threading.Thread(target=self._listen, args=(process,), daemon=True)
+                reader.start()
+                self._readers.append(reader)
+        except (OSError, ValueError, RuntimeError):
             self.close()                            # the helpers already started end too
             raise
 
     def pids(self) -> List[int]:
         return [p.pid for p in self.processes]
 
+    def _listen(self, process: subprocess.Popen) -> None:
+        """Read a helper's lines (a thread each: ``select`` does not take pipes on Windows):
+        ``ready`` once it has warmed up; a helper that ended counts as ready."""
+        ready = False
+        try:
+            for line in process.stdout:
+                if line.strip() == "ready" and not ready:
+                    ready = True
+                    self._heard()
+        except (OSError, ValueError):
+            pass
+        finally:
+            if not ready:
+                self._heard()
+            try:
+                process.stdout.close()
+            except OSError:
+                pass
+
+    def _heard(self) -> None:
+        with self._news:
+            self._ready += 1
+            self._news.notify_all()
+
     def warmed_up(self, wait: float = 0.0) -> bool:
         """Whether every helper has finished its warm-up (it writes a line then; a helper that ended
         counts as done), waiting up to ``wait`` seconds for it."""
-        deadline = time.monotonic() + wait
-        if not self._warming_lock.acquire(wait > 0, wait if wait > 0 else -1):
-            return False                            # another thread is waiting for them
-        try:
-            while self._warming:
-                readable: List[int] = []
-                try:
-                    readable, _, _ = select.select(list(self._warming), [], [],
-                                                   max(0.0, deadline - time.monotonic()))
-                    for fd in readable:
-                        self._warming.pop(fd).stdout.readline()   # "ready", or "" when it ended
-                except (OSError, ValueError):       # closed meanwhile: nothing to wait for
-                    self._warming.clear()
-                    break
-                if not readable:
-                    return False
-            return True
-        finally:
-            self._warming_lock.release()
+        with self._news:
+            return self._news.wait_for(lambda: self._ready >= self.helpers, max(0.0, wait))
 
     def begin(self, pos: Position, limits: Limits) -> None:
         """Start every helper on ``pos`` (the table's age is the search's)."""
@@ -205,12 +218,9 @@ class Team:
     def close(self) -> None:
         """End every helper process and free the memory."""
         self.words[0] = 0
-        self._warming = {}
         for p in self.processes:
             try:
-                p.stdin.close()
-                if p.stdout is not None:
-                    p.stdout.close()
+                p.stdin.close()                     # the helper ends (its reader thread ends then)
             except OSError:
                 pass
         deadline = time.monotonic() + 0.5           # an idle helper ends at once, a busy one in ms
@@ -220,6 +230,9 @@ class Team:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        deadline = time.monotonic() + 0.5
+        for reader in self._readers:                # at the end of the helper's output
+            reader.join(max(0.01, deadline - time.monotonic()))
         self.memory.close()
 
 
@@ -279,7 +292,7 @@ class ParallelSearcher(Searcher):
             old = self.tt
             try:
                 self.team = Team(helpers, self._hash_mb)
-            except (OSError, ValueError) as error:   # no shared memory or no process to start
+            except (OSError, ValueError, RuntimeError) as error:   # no shared memory, process or thread
                 sys.stderr.write(f"xboard-engine: cannot start helper processes ({error}); "
                                  f"searching with one\n")
                 self.threads = 1
@@ -368,34 +381,53 @@ class _HelperSearcher(Searcher):
 
 def helper_main(argv: Sequence[str]) -> int:
     """A helper process: ``FD SIZE HEADER ENTRIES INDEX PARENT_PID`` (the parent's pid is given, not
-    read, since the engine may be gone before the helper starts); searches each ``go`` read on standard
-    input until the header's generation changes; ends at the end of its input."""
+    read, since the engine may be gone before the helper starts).  Writes ``ready`` once it has warmed
+    up; searches each ``go`` read on standard input until the header's generation changes; ends at the
+    end of its input or, on POSIX, when its parent changes (the engine was killed)."""
     fd, size, header, entries, index, parent = (int(a) for a in argv)
     tune_jit()
     try:
         os.nice(HELPER_NICENESS)                    # on a busy machine the engine's own search,
-    except OSError:                                 # which keeps the clock, comes first
-        pass
+    except (AttributeError, OSError):               # which keeps the clock, comes first (no nice:
+        pass                                        # Windows)
     memory = mmap.mmap(fd, size)
     words = memoryview(memory).cast("Q")
+
+    def leave() -> None:
+        os._exit(0)                                 # the engine is gone or closed our input
+
+    if os.getppid() != parent:
+        leave()                                     # the engine died while this process started
     table = SharedTable(words, header, entries, 0)
     searcher = _HelperSearcher(table, index)
     searcher.first_depth = 2 - index % 2            # half the helpers a ply ahead of the engine
-    if os.getppid() != parent:
-        return 0                                    # the engine died while this process started
     running = [0]                                   # the generation being searched, 0 when idle
+    orders: "queue.Queue[Optional[str]]" = queue.Queue()
+    ended = threading.Event()
+
+    def read() -> None:
+        """Standard input, a line at a time, into ``orders`` (in a thread, so that its end is seen
+        while the helper searches: on Windows it is how the helper learns the engine was killed)."""
+        try:
+            for line in sys.stdin:
+                orders.put(line)
+        except (OSError, ValueError):
+            pass
+        ended.set()
+        orders.put(None)
 
     def watch() -> None:
         while True:
             time.sleep(WATCH_PERIOD)
-            if os.getppid() != parent:
-                os._exit(0)                         # the engine was killed
+            if ended.is_set() or (CHECK_PARENT and os.getppid() != parent):
+                leave()                             # the engine closed our input, or was killed
             generation = running[0]
             if generation:
                 words[_report_at(index)] = searcher.nodes << NODE_BITS | generation
                 if words[0] != generation:
                     searcher.stop_requested = True
 
+    threading.Thread(target=read, daemon=True).start()
     threading.Thread(target=watch, daemon=True).start()
     WarmUp().run(warmup_seconds())                  # orders that come meanwhile wait (stale ones are skipped)
     try:
@@ -404,7 +436,10 @@ def helper_main(argv: Sequence[str]) -> int:
     except (OSError, ValueError):
         pass
     warned = False
-    for line in sys.stdin:
+    while True:
+        line = orders.get()
+        if line is None:
+            leave()
         try:
             order = json.loads(line)
             generation = order["go"]
@@ -429,7 +464,6 @@ def helper_main(argv: Sequence[str]) -> int:
             if running[0]:
                 words[_report_at(index)] = searcher.nodes << NODE_BITS | running[0]
             running[0] = searcher.generation = 0
-    return 0
 
 
 if __name__ == "__main__":
