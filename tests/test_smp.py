@@ -540,6 +540,12 @@ def _idle(pid: int) -> bool:
     return _cpu_seconds(pid) - spent < 0.05
 
 
+def _one_new_child(pid: int, old: int) -> bool:
+    """Whether ``pid`` has one child, not ``old`` (read once: a helper may end between two reads)."""
+    found = children(pid)
+    return len(found) == 1 and found[0] != old
+
+
 def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up(memory):
     """A helper warming up takes a core: `isready`/`ping` are answered once it has finished, so
     that a game begun after them does not share a core with it (idle at once after the answer)."""
@@ -564,9 +570,9 @@ def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up(m
         engine.send("memory 8")                         # a new table size: new helpers
         engine.sync(timeout=15)
         assert wait_until(lambda: not alive(helper), 3)
-        assert len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper
+        assert _one_new_child(engine.child.pid, helper)
         engine.send("memory 16")
-        assert wait_until(lambda: len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper)
+        assert wait_until(lambda: _one_new_child(engine.child.pid, helper))
         warming = children(engine.child.pid)
         os.kill(engine.child.pid, signal.SIGKILL)       # killed while its helper warms up
         assert wait_until(lambda: not any(alive(p) for p in warming), 3)
