@@ -336,11 +336,9 @@ def test_a_helper_whose_engine_died_before_it_had_the_memory_takes_the_name_away
         memory.close()
 
 
-@pytest.mark.parametrize("kind", ["fd", "named"])
-def test_a_searching_helper_ends_when_its_input_closes(kind, monkeypatch):
+def test_a_searching_helper_ends_when_its_input_closes(memory):
     """How a helper learns on Windows that the engine was killed (its parent's pid stays): its input
     closes, seen by a thread while it searches, with the search still on in the header."""
-    monkeypatch.setenv(MEMORY_VARIABLE, kind)
     team = Team(1, 2)
     try:
         assert team.warmed_up(30)
