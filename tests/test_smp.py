@@ -1,9 +1,13 @@
 """The search on several processes (``smp.py``): the shared table behaves as the engine's own, helpers
 search in real processes and add their nodes, and `Threads`/`cores` in the real engine start helpers
-that stop with the search and end with the engine, however it ends (quit, end of input, SIGKILL)."""
+that stop with the search and end with the engine, however it ends (quit, end of input, SIGKILL).
+Tests taking the ``memory`` fixture run with both kinds of shared memory: by descriptor (POSIX) and
+named (``multiprocessing.shared_memory``, Windows' kind), forced here as a user would force it."""
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from typing import List
 
@@ -16,7 +20,7 @@ from xboard_engine.bench import SEARCH_CASES, bench_position
 from xboard_engine.search import Limits, Searcher
 from xboard_engine.ttable import EXACT, LOWER
 from xboard_engine.shared_table import SharedTable, decode_move, encode_move
-from xboard_engine.smp import ParallelSearcher, Team
+from xboard_engine.smp import MEMORY_VARIABLE, ParallelSearcher, Team, _NamedMemory, memory_kind
 
 
 def children(pid: int) -> List[int]:
@@ -50,6 +54,40 @@ def wait_until(condition, timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.05)
     return condition()
+
+
+def named_files() -> set:
+    """The engine's named shared memory in /dev/shm (``xbe-PID-...``)."""
+    return {name for name in os.listdir("/dev/shm") if name.startswith("xbe-")}
+
+
+@pytest.fixture(params=["fd", "named"])
+def memory(request, monkeypatch):
+    """Each kind of shared memory, by ``XBOARD_ENGINE_SHARED_MEMORY`` (engines started in the test
+    inherit it); afterwards no named memory of the test is left in /dev/shm."""
+    monkeypatch.setenv(MEMORY_VARIABLE, request.param)
+    before = named_files()
+    yield request.param
+    assert wait_until(lambda: not named_files() - before, 3), named_files() - before
+
+
+def helper_memory(pid: int) -> str:
+    """A helper's first argument: how it reached the memory (``fd:N`` or ``name:NAME``)."""
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        words = f.read().decode().split("\0")
+    return words[words.index("xboard_engine.smp") + 1]
+
+
+def assert_memory_kind(pid: int, memory: str) -> None:
+    """The helper ``pid`` uses the kind of memory asked for; named memory has lost its name (no file in
+    /dev/shm) while the helper still has it mapped."""
+    argument = helper_memory(pid)
+    assert argument.startswith({"fd": "fd:", "named": "name:xbe-"}[memory]), argument
+    if memory == "named":
+        name = argument[len("name:"):]
+        assert wait_until(lambda: name not in named_files(), 5)
+        with open(f"/proc/{pid}/maps") as maps:
+            assert f"/dev/shm/{name} (deleted)" in maps.read()
 
 
 # ---------------------------------------------------------------- the shared table
@@ -102,11 +140,13 @@ def _resident_kb(pid: int) -> int:
     raise AssertionError("no RssShmem line")
 
 
-def test_clearing_the_shared_table_empties_every_entry_and_returns_its_pages():
+def test_clearing_the_shared_table_empties_every_entry_and_returns_its_pages(monkeypatch):
     """``Clear Hash``/``ucinewgame`` over a table of Hash 64: every entry reads empty after it, the first
     and the last bucket included, and the pages are handed back instead of being written with zeros
     (zeros would make the whole table resident, and freeing a resident gigabyte table made the
-    engine's exit take a quarter second: quit after a burst of Hash changes)."""
+    engine's exit take a quarter second: quit after a burst of Hash changes).  Memory by descriptor:
+    named memory is cleared with zeros (next test)."""
+    monkeypatch.setenv(MEMORY_VARIABLE, "fd")
     team = Team(0, 64)
     try:
         table = team.table
@@ -126,10 +166,32 @@ def test_clearing_the_shared_table_empties_every_entry_and_returns_its_pages():
         team.close()
 
 
-def test_shared_table_entries_and_a_torn_slot():
+def test_clearing_empties_every_entry_and_leaves_the_header(memory):
+    """Either kind of memory: named memory (Windows' kind) has no pages to hand back (no ``madvise``),
+    so clearing writes zeros there, over the first and the last bucket too."""
+    team = Team(0, 8)
+    try:
+        table = team.table
+        assert team.memory.kind == memory == memory_kind()
+        buckets = table.mask + 1
+        keys = [k * 2 + 1 for k in range(0, buckets, 97)] + [buckets - 1, buckets * 2 - 1]
+        for key in keys:
+            table.store(key, 3, 17, LOWER, Position().legal_moves()[0])
+        team.words[0] = 12345
+        assert len(table) == len(keys)
+        assert table.clear()
+        assert len(table) == 0 and all(table.probe(key) is None for key in keys)
+        words = team.words
+        assert words[0] == 12345 and not any(words[table.base:table.base + table.size * 3])
+    finally:
+        team.close()
+
+
+def test_shared_table_entries_and_a_torn_slot(memory):
     team = Team(0, 1)
     try:
         table = team.table
+        assert team.memory.kind == memory
         key = 0x9E3779B97F4A7C15
         move = Position().legal_moves()[0]
         table.store(key, 5, -321, LOWER, move)
@@ -154,7 +216,7 @@ def test_a_helper_rebuilds_the_position_from_its_fen(label, variant, number, fen
 
 
 # ---------------------------------------------------------------- helpers in-process
-def test_helpers_search_and_their_nodes_are_summed():
+def test_helpers_search_and_their_nodes_are_summed(memory):
     searcher = ParallelSearcher(hash_mb=8)
     searcher.set_threads(3)
     try:
@@ -164,6 +226,8 @@ def test_helpers_search_and_their_nodes_are_summed():
         result = searcher.search(pos, Limits(soft_time=1.5, hard_time=2.0))
         helpers = searcher.team.pids()
         assert len(helpers) == 2 and all(alive(p) for p in helpers)
+        for helper in helpers:
+            assert_memory_kind(helper, memory)
         helper_nodes = searcher.team.nodes()
         assert helper_nodes > 0 and result.nodes == searcher.nodes + helper_nodes
         assert result.move in pos.legal_moves()
@@ -192,7 +256,103 @@ def test_node_bounded_and_weakened_searches_stay_on_one_process():
         searcher.close()
 
 
-def test_threads_back_to_one_or_a_new_hash_replace_the_helpers():
+def test_a_helpers_entries_are_in_the_engines_table(memory):
+    """The table is shared: a helper searching alone (the engine's own search is not running) fills
+    the engine's view of it, the root position's entry included."""
+    team = Team(1, 2)
+    try:
+        assert team.warmed_up(30)
+        pos = bench_position("normal", None, None, "e2e4 e7e5")
+        assert team.table.probe(pos.hash) is None
+        team.begin(pos, Limits())
+        assert wait_until(lambda: team.nodes() > 2000, 10)
+        team.end()
+        entry = team.table.probe(pos.hash)
+        assert entry is not None and entry[4] in pos.legal_moves() and len(team.table) > 100
+        assert_memory_kind(team.pids()[0], memory)
+    finally:
+        team.close()
+
+
+def test_the_memory_kind_follows_the_variable(monkeypatch, capsys):
+    """``fd`` on POSIX unless ``XBOARD_ENGINE_SHARED_MEMORY`` says ``named``; another word is refused
+    and the search keeps one process (with a word on standard error)."""
+    monkeypatch.delenv(MEMORY_VARIABLE, raising=False)
+    assert os.name == "posix" and memory_kind() == "fd"
+    monkeypatch.setenv(MEMORY_VARIABLE, " Named ")
+    assert memory_kind() == "named"
+    monkeypatch.setenv(MEMORY_VARIABLE, "posix")
+    with pytest.raises(ValueError):
+        memory_kind()
+    searcher = ParallelSearcher(hash_mb=2)
+    searcher.set_threads(2)
+    pos = Position()
+    assert searcher.search(pos, Limits(depth=3)).move in pos.legal_moves()
+    assert searcher.team is None and searcher.threads == 1
+    assert "XBOARD_ENGINE_SHARED_MEMORY is 'posix', not fd or named" in capsys.readouterr().err
+
+
+def test_named_memory_loses_its_name_once_the_helpers_have_it(monkeypatch, capfd):
+    """The name is in /dev/shm until both helpers have mapped the memory, then gone while they search
+    on it; no resource tracker process is started (multiprocessing's, which would be one more child
+    and would warn of "leaked" memory or unlink it when a helper ends), and nothing is written to
+    standard error (helpers write there) from the start to the helpers' end."""
+    monkeypatch.setenv(MEMORY_VARIABLE, "named")
+    team = Team(2, 4)
+    try:
+        name = team.memory.argument[len("name:"):]
+        assert name.startswith(f"xbe-{os.getpid()}-") and name in named_files()   # (they start slowly)
+        assert wait_until(lambda: name not in named_files(), 10)
+        assert team.warmed_up(30)
+        pos = bench_position("normal", None, None, "d2d4 g8f6")
+        team.begin(pos, Limits())
+        assert wait_until(lambda: team.nodes() > 1000, 10)
+        team.end()
+        assert sorted(children(os.getpid())) == sorted(team.pids())
+        for helper in team.pids():
+            assert_memory_kind(helper, "named")
+    finally:
+        team.close()
+    assert not any(alive(p) for p in team.pids()) and name not in named_files()
+    assert capfd.readouterr().err == ""
+
+
+def test_a_helper_whose_engine_died_before_it_had_the_memory_takes_the_name_away():
+    """The engine was killed before every helper had mapped the named memory (it takes the name away
+    only then): the helper, finding another parent, takes it away itself before it ends."""
+    header, entries = 8, 1024
+    memory = _NamedMemory((header + entries * 3) * 8)
+    name = memory.argument[len("name:"):]
+    try:
+        assert name in named_files()
+        helper = subprocess.run(
+            [sys.executable, "-m", "xboard_engine.smp", memory.argument, str(memory.size), str(header),
+             str(entries), "0", "1"],                       # parent 1: not this process
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            universal_newlines=True, timeout=30)
+        assert (helper.returncode, helper.stdout, helper.stderr) == (0, "attached\n", "")
+        assert name not in named_files()
+    finally:
+        memory.close()
+
+
+def test_a_searching_helper_ends_when_its_input_closes(memory):
+    """How a helper learns on Windows that the engine was killed (its parent's pid stays): its input
+    closes, seen by a thread while it searches, with the search still on in the header."""
+    team = Team(1, 2)
+    try:
+        assert team.warmed_up(30)
+        team.begin(Position(), Limits())
+        assert wait_until(lambda: team.nodes() > 1000, 10)
+        helper = team.processes[0]
+        helper.stdin.close()
+        assert wait_until(lambda: helper.poll() is not None, 2) and helper.returncode == 0
+        assert team.words[0] == team.generation != 0     # nobody told it to stop
+    finally:
+        team.close()
+
+
+def test_threads_back_to_one_or_a_new_hash_replace_the_helpers(memory):
     searcher = ParallelSearcher(hash_mb=2)
     searcher.set_threads(2)
     pos = Position()
@@ -221,11 +381,12 @@ def _uci_thinking(threads: int) -> UciProcess:
     return engine
 
 
-def test_uci_threads_start_helpers_that_answer_isready_and_stop():
+def test_uci_threads_start_helpers_that_answer_isready_and_stop(memory):
     engine = _uci_thinking(2)
     try:
         assert wait_until(lambda: len(children(engine.child.pid)) == 1)
         helper = children(engine.child.pid)[0]
+        assert_memory_kind(helper, memory)
         for _ in range(3):
             time.sleep(0.3)
             start = time.monotonic()
@@ -242,6 +403,36 @@ def test_uci_threads_start_helpers_that_answer_isready_and_stop():
     finally:
         engine.close()                                  # `quit`
     assert wait_until(lambda: not alive(helper), 3)
+
+
+def test_quit_over_pipes_leaves_no_process_no_file_and_no_word_on_standard_error(memory):
+    """As XBoard runs the engine (pipes, no terminal): Threads 2, a search, quit; the engine's output
+    ends only when its helper's does (it writes to the same standard error) and nothing was written
+    there (no "leaked shared_memory" warning, no traceback)."""
+    script = "uci\nsetoption name Threads value 2\nisready\nposition startpos\ngo movetime 500\n"
+    engine = subprocess.Popen([sys.executable, "-m", "xboard_engine"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                              env=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(
+                                  os.path.abspath(__file__)))))
+    try:
+        engine.stdin.write(script)
+        engine.stdin.flush()
+        assert wait_until(lambda: len(children(engine.pid)) == 1)
+        helper, = children(engine.pid)
+        assert_memory_kind(helper, memory)
+        out = ""
+        while "bestmove" not in out:                    # (quit would stop what comes before it)
+            line = engine.stdout.readline()
+            assert line, out
+            out += line
+        more, err = engine.communicate("quit\n", timeout=30)
+    finally:
+        if engine.poll() is None:
+            engine.kill()
+            engine.wait()
+    assert "readyok" in out and more == ""
+    assert err == "" and engine.returncode == 0
+    assert wait_until(lambda: not alive(helper), 3)     # (its output closes as it ends)
 
 
 def _after(moves: str) -> set:
@@ -280,7 +471,9 @@ def test_threads_beyond_the_cores_start_one_process_per_core():
 
 
 @pytest.mark.parametrize("thinking", [True, False])
-def test_a_sigkilled_engine_leaves_no_helper_behind(thinking):
+def test_a_sigkilled_engine_leaves_no_helper_behind(thinking, memory):
+    """Killed at once (``thinking``: its helper may not have mapped the memory yet) or after a search
+    (named memory: without its name by then); the ``memory`` fixture checks /dev/shm after."""
     engine = _uci_thinking(CPUS)
     if not thinking:
         engine.send("stop")
@@ -295,7 +488,7 @@ def test_a_sigkilled_engine_leaves_no_helper_behind(thinking):
         engine.child.close(force=True)
 
 
-def test_end_of_input_ends_the_helpers():
+def test_end_of_input_ends_the_helpers(memory):
     engine = _uci_thinking(2)
     try:
         assert wait_until(lambda: len(children(engine.child.pid)) == 1)
@@ -306,7 +499,7 @@ def test_end_of_input_ends_the_helpers():
         engine.child.close(force=True)
 
 
-def test_cecp_cores_start_helpers_and_move_now_stops_them():
+def test_cecp_cores_start_helpers_and_move_now_stops_them(memory):
     engine = EngineProcess()
     try:
         engine.send("xboard")
@@ -318,6 +511,7 @@ def test_cecp_cores_start_helpers_and_move_now_stops_them():
         engine.send("go")
         assert wait_until(lambda: len(children(engine.child.pid)) == 1)
         helper = children(engine.child.pid)[0]
+        assert_memory_kind(helper, memory)
         time.sleep(1.0)
         engine.send("?")
         move = engine.engine_move(timeout=5)
@@ -344,7 +538,13 @@ def _idle(pid: int) -> bool:
     return _cpu_seconds(pid) - spent < 0.05
 
 
-def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up():
+def _one_new_child(pid: int, old: int) -> bool:
+    """Whether ``pid`` has one child, not ``old`` (read once: a helper may end between two reads)."""
+    found = children(pid)
+    return len(found) == 1 and found[0] != old
+
+
+def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up(memory):
     """A helper warming up takes a core: `isready`/`ping` are answered once it has finished, so
     that a game begun after them does not share a core with it (idle at once after the answer)."""
     engine = UciProcess(env=dict(os.environ, XBOARD_ENGINE_WARMUP="1"))
@@ -368,9 +568,9 @@ def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up()
         engine.send("memory 8")                         # a new table size: new helpers
         engine.sync(timeout=15)
         assert wait_until(lambda: not alive(helper), 3)
-        assert len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper
+        assert _one_new_child(engine.child.pid, helper)
         engine.send("memory 16")
-        assert wait_until(lambda: len(children(engine.child.pid)) == 1 and children(engine.child.pid)[0] != helper)
+        assert wait_until(lambda: _one_new_child(engine.child.pid, helper))
         warming = children(engine.child.pid)
         os.kill(engine.child.pid, signal.SIGKILL)       # killed while its helper warms up
         assert wait_until(lambda: not any(alive(p) for p in warming), 3)

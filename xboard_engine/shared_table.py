@@ -3,7 +3,7 @@ share: ``SharedTable`` has ``TranspositionTable``'s interface and replacement ru
 and a move is stored as one integer (``encode_move``/``decode_move``).
 """
 import mmap
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Union
 
 from .moves import Move, MoveKind
 
@@ -38,9 +38,10 @@ class SharedTable:
     (data 0), another key, or a slot another process was writing meanwhile."""
 
     def __init__(self, words: memoryview, base: int, entries: int, megabytes: int,
-                 mapping: Optional[mmap.mmap] = None) -> None:
+                 mapping: Union[mmap.mmap, memoryview, None] = None) -> None:
         self.words = words
-        self.mapping = mapping                      # the same bytes (clears faster under PyPy)
+        self.mapping = mapping                      # the same bytes (clears faster under PyPy): the
+                                                    # mmap, or a byte view of named memory (smp.py)
         self.base = base
         self.size = entries
         self.mask = (entries >> 1) - 1
@@ -118,7 +119,8 @@ class SharedTable:
 
         Whole pages are handed back to the system (``MADV_REMOVE``: they read as zeros again and
         cost no memory until a search writes them; writing zeros would make every page of a
-        gigabyte table resident, and freeing that makes the engine's exit take a quarter second)."""
+        gigabyte table resident, and freeing that makes the engine's exit take a quarter second).
+        Named memory (``smp.py``, Windows' kind) comes as a byte view, without ``madvise``: zeros."""
         start = self.base * 8
         end = start + self.size * ENTRY_WORDS * 8
         mapping = self.mapping

@@ -6,26 +6,35 @@ same position at the same time, with no clock, until the engine's search ends.  
 but the table: what one learns, the others find there, as in Stockfish's Lazy SMP.  Processes, not
 threads, because Python threads take turns on one interpreter lock.
 
-The shared memory is an anonymous file (``memfd`` on Linux, an unlinked temporary file on other
-POSIX systems) handed to the helpers as a file descriptor, so nothing is left behind whatever way
-the engine ends.  It holds a header of words (the active search's generation, each helper's node
-count) and the table (``shared_table.py``).  A helper ends when its standard input closes (the engine ended) or, while it
-searches, when its parent process changes (the engine was killed).
+The shared memory is of one of two kinds (``memory_kind``).  On POSIX systems it is an anonymous
+file (``memfd`` on Linux, an unlinked temporary file elsewhere) handed to the helpers as a file
+descriptor, so nothing is left behind whatever way the engine ends.  Elsewhere (Windows, which has no
+descriptor passing) it is named shared memory (``multiprocessing.shared_memory``) that the helpers
+open by its name; ``XBOARD_ENGINE_SHARED_MEMORY=named`` (or ``fd``) chooses the kind, so that the
+named one is tested on Linux too.  On POSIX named memory is a file in /dev/shm until unlinked: the
+engine unlinks it once every helper has mapped it, and a helper unlinks it when it ends, in case the
+engine was killed before (on Windows it is gone when no process has it open).  The memory holds a
+header of words (the active search's generation, each helper's node count) and the table
+(``shared_table.py``).  A helper ends when its standard input closes (the engine closed it, or ended
+however it did: a reader thread sees it even while the helper searches) or, on POSIX, when its parent
+process changes (the engine was killed).
 
 Helpers run only for searches bounded by time or by nothing (``go infinite``, analysis, pondering):
 a search bounded by nodes ("Nodes per move", ``go nodes``) or weakened by a skill level stays on one
 process, so that it plays the same moves every time.
 """
+import contextlib
 import json
 import mmap
 import os
-import select
+import queue
+import secrets
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from .moves import Move
 from .position import Position
@@ -42,6 +51,9 @@ GENERATION_MASK = (1 << NODE_BITS) - 1
 HELPER_NICENESS = 5
 HELPER_START = 5.0               # seconds a helper may take to start, more than its warm-up
 WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
+MEMORY_VARIABLE = "XBOARD_ENGINE_SHARED_MEMORY"
+MEMORY_KINDS = ("fd", "named")
+CHECK_PARENT = os.name == "posix"   # (on Windows a process's parent pid stays when the parent ends)
 
 
 def usable_threads(requested: int) -> int:
@@ -65,10 +77,25 @@ def _report_at(index: int) -> int:
     return 1 + REPORT_WORDS * index
 
 
+def memory_kind() -> str:
+    """The kind of shared memory for the helpers: ``XBOARD_ENGINE_SHARED_MEMORY`` (``fd`` or ``named``)
+    if set, else ``fd`` on POSIX systems (Linux, macOS) and ``named`` elsewhere (Windows)."""
+    kind = os.environ.get(MEMORY_VARIABLE, "").strip().lower()
+    if not kind:
+        return "fd" if os.name == "posix" else "named"
+    if kind not in MEMORY_KINDS:
+        raise ValueError(f"{MEMORY_VARIABLE} is {kind!r}, not fd or named")
+    return kind
+
+
 class _Memory:
     """An anonymous shared mapping of ``size`` bytes and the descriptor helpers map it by."""
 
+    kind = "fd"
+
     def __init__(self, size: int) -> None:
+        if os.name != "posix":
+            raise OSError("shared memory by file descriptor needs POSIX descriptor passing")
         self.size = size
         if hasattr(os, "memfd_create"):
             self.fd = os.memfd_create("xboard-engine-hash")
@@ -78,7 +105,13 @@ class _Memory:
             self.fd = handle
         os.ftruncate(self.fd, size)
         self.map = mmap.mmap(self.fd, size)
+        self.bytes = self.map                       # what the table clears (by pages: MADV_REMOVE)
         self.words = memoryview(self.map).cast("Q")
+        self.argument = f"fd:{self.fd}"             # a helper's first argument
+        self.pass_fds: Tuple[int, ...] = (self.fd,)
+
+    def attached(self) -> None:
+        """Every helper has mapped the memory (it has no name to take away)."""
 
     def close(self) -> None:
         try:
@@ -89,64 +122,186 @@ class _Memory:
         os.close(self.fd)
 
 
+_TRACKER_LOCK = threading.Lock()
+_HELD: List[Any] = []                               # named memory a view still held at its close
+
+
+def _ignore(name: str, rtype: str) -> None:
+    pass
+
+
+@contextlib.contextmanager
+def _untracked() -> Iterator[None]:
+    """Keep ``multiprocessing``'s resource tracker out of the named memory made, opened or unlinked
+    meanwhile.  On POSIX it starts a process of its own (one more child of the engine), and when a
+    process that opened the memory ends it unlinks the memory (the engine's, while the engine and the
+    other helpers use it) with a warning about leaked objects.  Python 3.13 says ``track=False``
+    (``_shared_memory``); before it, its ``register``/``unregister`` do nothing meanwhile (the engine
+    uses ``multiprocessing`` nowhere else)."""
+    if os.name != "posix" or sys.version_info >= (3, 13):
+        yield
+        return
+    from multiprocessing import resource_tracker
+    with _TRACKER_LOCK:
+        saved = resource_tracker.register, resource_tracker.unregister
+        resource_tracker.register = resource_tracker.unregister = _ignore
+        try:
+            yield
+        finally:
+            resource_tracker.register, resource_tracker.unregister = saved
+
+
+def _shared_memory(name: str, create: bool = False, size: int = 0) -> Any:
+    """``multiprocessing.shared_memory.SharedMemory(name, create, size)``, untracked (``_untracked``)."""
+    from multiprocessing.shared_memory import SharedMemory
+    with _untracked():
+        if sys.version_info >= (3, 13):
+            return SharedMemory(name, create, size, track=False)
+        return SharedMemory(name, create, size)
+
+
+def _unlink(shm: Any) -> None:
+    """Take the name of named memory away (POSIX; nothing on Windows), if no process did it first."""
+    with _untracked():
+        try:
+            shm.unlink()
+        except FileNotFoundError:
+            pass
+
+
+class _NamedMemory:
+    """Named shared memory of ``size`` bytes (``multiprocessing.shared_memory``) and its name, which
+    helpers open it by: for systems without descriptor passing (Windows)."""
+
+    kind = "named"
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        if os.name == "posix" and os.path.isdir("/dev/shm"):
+            free = os.statvfs("/dev/shm")
+            if free.f_bavail * free.f_frsize < size:  # (a page written beyond would kill the engine)
+                raise OSError(f"/dev/shm has {free.f_bavail * free.f_frsize >> 20} MB free, "
+                              f"the table needs {size >> 20} MB")
+        for attempt in range(8):
+            try:
+                self.shm = _shared_memory(f"xbe-{os.getpid()}-{secrets.token_hex(4)}", True, size)
+                break
+            except FileExistsError:
+                if attempt == 7:
+                    raise
+        self.bytes = self.shm.buf[:size]            # (Windows rounds the size up to whole pages)
+        self.words = self.bytes.cast("Q")
+        self.argument = "name:" + self.shm.name
+        self.pass_fds: Tuple[int, ...] = ()
+        self._lock = threading.Lock()
+        self._unlinked = False
+
+    def attached(self) -> None:
+        """Every helper has mapped the memory: its name goes, so that no file stays in /dev/shm
+        however the engine ends (POSIX; on Windows the memory goes with the last process that has it)."""
+        with self._lock:
+            if self._unlinked:
+                return
+            self._unlinked = True
+        _unlink(self.shm)
+
+    def close(self) -> None:
+        self.attached()
+        try:
+            self.words.release()
+            self.bytes.release()
+            self.shm.close()
+        except (BufferError, ValueError):
+            _HELD.append(self.shm)                  # a view still holds it: freed with the process
+                                                    # (not collected meanwhile, which would retry)
+
+
+def _shared_mapping(size: int) -> Any:
+    """Shared memory of ``size`` bytes of the kind ``memory_kind()`` says."""
+    return _Memory(size) if memory_kind() == "fd" else _NamedMemory(size)
+
+
 class Team:
     """The helper processes and the table they share with the engine's own search."""
 
     def __init__(self, helpers: int, megabytes: int) -> None:
-        if helpers and os.name != "posix":
-            raise OSError("helper processes need POSIX file descriptor passing")
         self.helpers = helpers
         self.megabytes = megabytes
         self.header = _header_words(helpers)
         entries = table_entries(megabytes)
-        self.memory = _Memory((self.header + entries * ENTRY_WORDS) * 8)
+        self.memory = _shared_mapping((self.header + entries * ENTRY_WORDS) * 8)
         self.words = self.memory.words
-        self.table = SharedTable(self.words, self.header, entries, megabytes, self.memory.map)
+        self.table = SharedTable(self.words, self.header, entries, megabytes, self.memory.bytes)
         self.generation = 0
         self._final_nodes = 0
         package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
         env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
         self.processes: List[subprocess.Popen] = []
-        self._warming: Dict[int, subprocess.Popen] = {}     # helpers still warming up, by stdout
-        self._warming_lock = threading.Lock()               # (the reader thread asks too)
+        self._readers: List[threading.Thread] = []
+        self._news = threading.Condition()                  # the helpers' lines, counted:
+        self._attached = 0                                  # helpers that mapped the memory (or ended)
+        self._ready = 0                                     # helpers that warmed up (or ended)
+        # Helpers of named memory start in a session of their own (POSIX; Windows ignores it): the
+        # hangup that a terminal's end sends the engine's process group would end a helper before it
+        # could take the name away (it ends with the engine anyway: its input closes).
         try:
             for k in range(helpers):
-                self.processes.append(subprocess.Popen(
-                    [sys.executable, "-m", "xboard_engine.smp", str(self.memory.fd), str(self.memory.size),
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "xboard_engine.smp", self.memory.argument, str(self.memory.size),
                      str(self.header), str(entries), str(k), str(os.getpid())],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(self.memory.fd,),
-                    env=env, universal_newlines=True))
-            self._warming = {p.stdout.fileno(): p for p in self.processes}
-        except (OSError, ValueError):
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=self.memory.pass_fds,
+                    env=env, universal_newlines=True, start_new_session=self.memory.kind == "named")
+                self.processes.append(process)
+                reader = threading.Thread(target=self._listen, args=(process,), daemon=True)
+                reader.start()
+                self._readers.append(reader)
+        except (OSError, ValueError, RuntimeError):
             self.close()                            # the helpers already started end too
             raise
+        if not helpers:
+            self.memory.attached()
 
     def pids(self) -> List[int]:
         return [p.pid for p in self.processes]
 
+    def _listen(self, process: subprocess.Popen) -> None:
+        """Read a helper's lines (a thread each: ``select`` does not take pipes on Windows):
+        ``attached`` once it has mapped the memory, ``ready`` once it has warmed up; a helper that
+        ended counts as both."""
+        attached = ready = False
+        try:
+            for line in process.stdout:
+                word = line.strip()
+                if word == "attached" and not attached:
+                    attached = True
+                    self._heard(1, 0)
+                elif word == "ready" and not ready:
+                    ready = True
+                    self._heard(0, 1)
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._heard(0 if attached else 1, 0 if ready else 1)
+            try:
+                process.stdout.close()
+            except OSError:
+                pass
+
+    def _heard(self, attached: int, ready: int) -> None:
+        with self._news:
+            self._attached += attached
+            self._ready += ready
+            everyone = attached and self._attached == self.helpers
+            self._news.notify_all()
+        if everyone:
+            self.memory.attached()                  # named memory loses its name
+
     def warmed_up(self, wait: float = 0.0) -> bool:
         """Whether every helper has finished its warm-up (it writes a line then; a helper that ended
         counts as done), waiting up to ``wait`` seconds for it."""
-        deadline = time.monotonic() + wait
-        if not self._warming_lock.acquire(wait > 0, wait if wait > 0 else -1):
-            return False                            # another thread is waiting for them
-        try:
-            while self._warming:
-                readable: List[int] = []
-                try:
-                    readable, _, _ = select.select(list(self._warming), [], [],
-                                                   max(0.0, deadline - time.monotonic()))
-                    for fd in readable:
-                        self._warming.pop(fd).stdout.readline()   # "ready", or "" when it ended
-                except (OSError, ValueError):       # closed meanwhile: nothing to wait for
-                    self._warming.clear()
-                    break
-                if not readable:
-                    return False
-            return True
-        finally:
-            self._warming_lock.release()
+        with self._news:
+            return self._news.wait_for(lambda: self._ready >= self.helpers, max(0.0, wait))
 
     def begin(self, pos: Position, limits: Limits) -> None:
         """Start every helper on ``pos`` (the table's age is the search's)."""
@@ -205,12 +360,9 @@ class Team:
     def close(self) -> None:
         """End every helper process and free the memory."""
         self.words[0] = 0
-        self._warming = {}
         for p in self.processes:
             try:
-                p.stdin.close()
-                if p.stdout is not None:
-                    p.stdout.close()
+                p.stdin.close()                     # the helper ends (its reader thread ends then)
             except OSError:
                 pass
         deadline = time.monotonic() + 0.5           # an idle helper ends at once, a busy one in ms
@@ -220,6 +372,9 @@ class Team:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        deadline = time.monotonic() + 0.5
+        for reader in self._readers:                # at the end of the helper's output
+            reader.join(max(0.01, deadline - time.monotonic()))
         self.memory.close()
 
 
@@ -279,7 +434,7 @@ class ParallelSearcher(Searcher):
             old = self.tt
             try:
                 self.team = Team(helpers, self._hash_mb)
-            except (OSError, ValueError) as error:   # no shared memory or no process to start
+            except (OSError, ValueError, RuntimeError) as error:   # no shared memory, process or thread
                 sys.stderr.write(f"xboard-engine: cannot start helper processes ({error}); "
                                  f"searching with one\n")
                 self.threads = 1
@@ -366,36 +521,79 @@ class _HelperSearcher(Searcher):
                               | (result.score + SCORE_OFFSET) << (NODE_BITS + 8))
 
 
+def _attach(memory: str, size: int) -> Tuple[memoryview, Any]:
+    """A helper's view of the engine's memory as words (``fd:N``: a descriptor passed; ``name:NAME``:
+    named memory) and the named memory (None for a descriptor), to be kept while the view is used."""
+    kind, _, value = memory.partition(":")
+    if kind == "fd":
+        return memoryview(mmap.mmap(int(value), size)).cast("Q"), None
+    if kind == "name":
+        shm = _shared_memory(value)
+        return shm.buf[:size].cast("Q"), shm
+    raise ValueError(f"no shared memory {memory!r}: fd:N or name:NAME")
+
+
 def helper_main(argv: Sequence[str]) -> int:
-    """A helper process: ``FD SIZE HEADER ENTRIES INDEX PARENT_PID`` (the parent's pid is given, not
-    read, since the engine may be gone before the helper starts); searches each ``go`` read on standard
-    input until the header's generation changes; ends at the end of its input."""
-    fd, size, header, entries, index, parent = (int(a) for a in argv)
+    """A helper process: ``MEMORY SIZE HEADER ENTRIES INDEX PARENT_PID`` (``_attach`` reads MEMORY; the
+    parent's pid is given, not read, since the engine may be gone before the helper starts).  Writes
+    ``attached`` once it has mapped the memory and ``ready`` once it has warmed up; searches each
+    ``go`` read on standard input until the header's generation changes; ends at the end of its input
+    or, on POSIX, when its parent changes (the engine was killed)."""
+    size, header, entries, index, parent = (int(a) for a in argv[1:])
     tune_jit()
     try:
         os.nice(HELPER_NICENESS)                    # on a busy machine the engine's own search,
-    except OSError:                                 # which keeps the clock, comes first
+    except (AttributeError, OSError):               # which keeps the clock, comes first (no nice:
+        pass                                        # Windows)
+    try:
+        words, named = _attach(argv[0], size)
+    except FileNotFoundError:                       # the name is gone: the engine closed the memory
+        return 0                                    # or ended, and a helper that ended took it away
+
+    def leave() -> None:
+        """End now (the engine is gone or closed our input); named memory loses its name, in case the
+        engine was killed before every helper had mapped it (a file left in /dev/shm otherwise)."""
+        if named is not None:
+            _unlink(named)
+        os._exit(0)
+
+    try:
+        sys.stdout.write("attached\n")              # the engine may take the memory's name away
+        sys.stdout.flush()
+    except (OSError, ValueError):
         pass
-    memory = mmap.mmap(fd, size)
-    words = memoryview(memory).cast("Q")
+    if os.getppid() != parent:
+        leave()                                     # the engine died while this process started
     table = SharedTable(words, header, entries, 0)
     searcher = _HelperSearcher(table, index)
     searcher.first_depth = 2 - index % 2            # half the helpers a ply ahead of the engine
-    if os.getppid() != parent:
-        return 0                                    # the engine died while this process started
     running = [0]                                   # the generation being searched, 0 when idle
+    orders: "queue.Queue[Optional[str]]" = queue.Queue()
+    ended = threading.Event()
+
+    def read() -> None:
+        """Standard input, a line at a time, into ``orders`` (in a thread, so that its end is seen
+        while the helper searches: on Windows it is how the helper learns the engine was killed)."""
+        try:
+            for line in sys.stdin:
+                orders.put(line)
+        except (OSError, ValueError):
+            pass
+        ended.set()
+        orders.put(None)
 
     def watch() -> None:
         while True:
             time.sleep(WATCH_PERIOD)
-            if os.getppid() != parent:
-                os._exit(0)                         # the engine was killed
+            if ended.is_set() or (CHECK_PARENT and os.getppid() != parent):
+                leave()                             # the engine closed our input, or was killed
             generation = running[0]
             if generation:
                 words[_report_at(index)] = searcher.nodes << NODE_BITS | generation
                 if words[0] != generation:
                     searcher.stop_requested = True
 
+    threading.Thread(target=read, daemon=True).start()
     threading.Thread(target=watch, daemon=True).start()
     WarmUp().run(warmup_seconds())                  # orders that come meanwhile wait (stale ones are skipped)
     try:
@@ -404,7 +602,10 @@ def helper_main(argv: Sequence[str]) -> int:
     except (OSError, ValueError):
         pass
     warned = False
-    for line in sys.stdin:
+    while True:
+        line = orders.get()
+        if line is None:
+            leave()
         try:
             order = json.loads(line)
             generation = order["go"]
@@ -429,7 +630,6 @@ def helper_main(argv: Sequence[str]) -> int:
             if running[0]:
                 words[_report_at(index)] = searcher.nodes << NODE_BITS | running[0]
             running[0] = searcher.generation = 0
-    return 0
 
 
 if __name__ == "__main__":
