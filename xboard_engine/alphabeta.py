@@ -1,8 +1,8 @@
 """The alpha-beta search below the root, the engine's hot path: principal-variation search with the
-transposition table, mate-distance pruning, check extension, internal iterative reduction, reverse
-futility, null move (reduced more with depth and margin), late-move reductions and futility pruning,
-then a quiescence search with MVV-LVA order, delta pruning and bad captures skipped; and the move order
-(table move, good captures, killers, counter-move, history with a malus, losing captures).
+transposition table, mate-distance pruning, check extension, reverse futility, null move, late-move
+reductions and futility pruning, then a quiescence search with MVV-LVA order, delta pruning and bad
+captures skipped; and the move order (table move, good captures, killers, counter-move, history with
+a malus, losing captures).
 
 ``search.Searcher`` drives it from the root (iterative deepening, aspiration windows, limits).
 Scores are centipawns from the side to move's view; mates are +-(MATE - plies to mate), stored in
@@ -31,7 +31,6 @@ BAD_CAPTURE = 100                   # quiescence skips a capture by a unit worth
                                     # its victim onto a square the opponent attacks
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
-IIR_MIN_DEPTH = 4                   # a node this deep without a table move is searched one ply less
 
 # Order keys: the transposition-table move, then captures (victim, then the cheapest taker), killers,
 # the counter-move, quiet moves by history (which may be negative), then losing captures: a taker
@@ -135,8 +134,6 @@ class AlphaBeta:
                 flag = entry[ENTRY_FLAG]
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                     return score
-        elif depth >= IIR_MIN_DEPTH and self.features["iir"]:
-            depth -= 1                          # no table move: a cheaper search finds one first
         static = None
         features = self.features
         if not in_check and not pv_node:
@@ -149,7 +146,7 @@ class AlphaBeta:
             # pawns, where zugzwang is common, nor twice in a row).
             if null_allowed and depth >= NULL_MIN_DEPTH and static >= beta and beta < MATE_BOUND \
                     and features["nullmove"] and pos.has_pieces(pos.stm):
-                reduction = 2 + depth // 3 + min(2, (static - beta) // 200)
+                reduction = 3 if depth >= 6 else 2
                 pos.push_null()
                 try:
                     score = -self._search(pos, depth - 1 - reduction, -beta, -beta + 1, ply + 1, None, False)

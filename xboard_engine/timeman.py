@@ -29,7 +29,7 @@ MARGIN_FRACTION = 0.05      # plus this share of the remaining time ...
 MAX_MARGIN = 0.5            # ... up to this many seconds
 SUDDEN_DEATH_MOVES = 25     # a clock without a move count is shared over this many moves
 GAME_MOVES = 60             # sudden death: lag is kept back for the moves up to this one
-SOFT_SHARE = 0.6            # soft limit as a share of a move's fair share of the clock
+SOFT_SHARE = 0.9            # soft limit as a share of a move's fair share of the clock
 HARD_SHARES = 1.25          # hard limit: at most this many fair shares (a search that hits it on
                             # every move still leaves 1/40 of the clock for the last two moves of 40;
                             # with 2 shares it would leave 1/800) ...
