@@ -227,3 +227,42 @@ def test_no_module_of_the_package_imports_in_a_circle():
     for start in sorted(graph):
         if start not in state:
             visit(start, [start])
+
+
+def test_each_variant_names_a_weight_set_and_the_shipped_sets_say_how_they_were_made():
+    """A set in weights.json changes only weights the evaluation has, is used by a variant, and
+    records the command, seed and number of positions that produced it (so anyone can make it
+    again)."""
+    from xboard_engine.evaluation import WEIGHTS_FILE, _read_fitted
+    from xboard_engine.variant import get_variant
+    sets = {get_variant(v).evaluation for v in variant_names()}
+    assert sets == {"orthodox", "chess80", "8piece", "fullcavalry"}
+    assert get_variant("fischerandom").evaluation == "orthodox"
+    assert {get_variant(v).evaluation for v in ("8piece", "8piece-random", "8piece-2019")} == {"8piece"}
+    if not os.path.exists(WEIGHTS_FILE):
+        pytest.skip("no fitted weights shipped")
+    with open(WEIGHTS_FILE, encoding="utf-8") as handle:
+        data = json.load(handle)
+    assert set(_read_fitted()) == set(data["sets"]) and set(data["sets"]) <= sets
+    for entry in data["sets"].values():
+        made_by = entry["made by"]
+        assert made_by["command"].startswith("pypy3 scripts/tune.py --set ")
+        assert made_by["training positions"] > 0 and "seed" in made_by
+
+
+def test_a_fitted_set_changes_only_its_own_variants(tmp_path):
+    """Fitting the knight in the orthodox set moves the evaluation of chess and Chess960, not that of
+    Chess80 or 8-Piece."""
+    from xboard_engine.evaluation import FITTED, set_weights
+    fens = {"normal": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "fischerandom": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1",
+            "chess80": "4k5/10/10/10/4N5/10/10/4K5 w - - 0 1", "8piece": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1"}
+    before = {v: evaluate(Position.from_fen(f, v)) for v, f in fens.items()}
+    saved = dict(FITTED.get("orthodox", {}))
+    try:
+        set_weights(dict(saved, knight_mg=saved.get("knight_mg", 0) + 77), "orthodox")
+        after = {v: evaluate(Position.from_fen(f, v)) for v, f in fens.items()}
+    finally:
+        set_weights(saved, "orthodox")
+    assert after["normal"] > before["normal"] and after["fischerandom"] > before["fischerandom"]
+    assert after["chess80"] == before["chess80"] and after["8piece"] == before["8piece"]
+    assert {v: evaluate(Position.from_fen(f, v)) for v, f in fens.items()} == before
