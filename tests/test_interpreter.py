@@ -261,10 +261,12 @@ def test_under_pypy_already_nothing_is_started(tmp_path):
 
 def test_subcommands_keep_their_interpreter(tmp_path):
     """`play` (here --print) runs where it started, with a counting `pypy3` first on PATH never
-    started; the engine command it gives XBoard is this interpreter's, which then chooses."""
+    started; the engine command it gives XBoard is this interpreter's, which then chooses, and
+    carries play's --interpreter."""
     wrapper, starts = counting(tmp_path / "bin", "pypy3", PYPY or sys.executable)
     env = environment(tmp_path, path=f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
-    for extra, engine in (([], f"{sys.executable} -m xboard_engine"),):
+    for extra, engine in (([], f"{sys.executable} -m xboard_engine"),
+                          (["--interpreter", "current"], f"{sys.executable} -m xboard_engine --interpreter current")):
         out, err, code = run(tmp_path, ["play", "8piece", "--print", "--xboard", "/opt/xb"] + extra, env,
                              commands="")
         assert (err, code) == ("", 0)
