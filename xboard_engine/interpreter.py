@@ -18,7 +18,7 @@ the environment variable ``XBOARD_ENGINE_INTERPRETER`` (``--interpreter`` wins):
 out.  Before the exec, the interpreter is started once with a one-line program (``PROBE``, about
 20 ms for PyPy) that must print its implementation and a version of at least 3.9 within
 ``PROBE_TIMEOUT`` seconds: that catches a missing library, a wrong version, a script that fails.
-After the exec, PyPy first imports the engine's modules (``BOOT``); if that fails (a file PyPy cannot
+After the exec, PyPy first imports the engine's modules (``BOOT``, run with ``-c``); if that fails (a file PyPy cannot
 read), it execs back into the interpreter that started it (under ``auto``) or reports the error and
 exits with code 2.  The package reaches the new interpreter through PYTHONPATH (its root first, as
 for the Lazy SMP helpers, smp.py); the original PYTHONPATH is put back in the environment once the
@@ -45,9 +45,12 @@ MIN_VERSION = (3, 9)                            # pyproject.toml's requires-pyth
 PROBE_TIMEOUT = 5.0                             # seconds; PyPy answers PROBE in about 0.02 s
 PROBE = "import sys; v = sys.version_info; print(sys.implementation.name, v[0], v[1])"
 
-# Run by the new interpreter with ``-c``: import the engine, else go back (or say why not).  The
-# first entry of sys.path, the working directory under -c, goes: the package comes from PYTHONPATH,
-# and a file in the GUI's working directory must not stand in for a module of the standard library.
+# Run by the new interpreter: import the engine, else go back (or say why not).  It comes in the
+# environment (BOOT_ENV), which START takes it from, so that the command line stays one line in `ps`.
+# The first entry of sys.path, the working directory under -c, goes: the package comes from
+# PYTHONPATH, and a file in the GUI's working directory must not stand in for a standard module.
+BOOT_ENV = "XBOARD_ENGINE_BOOT"
+START = f"import os; exec(os.environ.pop({BOOT_ENV!r}))"
 BOOT = """import os, sys
 if sys.path and sys.path[0] == "":
     del sys.path[0]
@@ -157,11 +160,11 @@ def reexec(path: str, argv: List[str], fall_back: bool) -> Optional[str]:
     pythonpath = env.get("PYTHONPATH")
     env["PYTHONPATH"] = package_root + (os.pathsep + pythonpath if pythonpath else "")
     env[REEXEC_MARK] = sys.executable
-    code = BOOT % ((sys.executable, pythonpath, fall_back),)
+    env[BOOT_ENV] = BOOT % ((sys.executable, pythonpath, fall_back),)
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        os.execve(path, [path, "-c", code] + list(argv), env)
+        os.execve(path, [path, "-c", START] + list(argv), env)
     except OSError as error:
         return f"{path} does not start: {error}"
     return None                                 # not reached
