@@ -6,6 +6,7 @@ The engines here run without the JIT warm-up (XBOARD_ENGINE_WARMUP=0), which the
 interpreter does not touch, and outside the checkout (the package comes from PYTHONPATH)."""
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -83,8 +84,9 @@ def test_auto_runs_the_engine_under_pypy_in_the_same_process(tmp_path):
     """`python -m xboard_engine` becomes PyPy: the same process (exec, so the GUI's pipes stay the
     engine's), named so in UCI; `quit` ends it with exit code 0."""
     env = environment(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "xboard_engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=str(tmp_path), env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "xboard_engine"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(tmp_path),
+                            env=env)
     try:
         proc.stdin.write("uci\n")
         proc.stdin.flush()
@@ -214,8 +216,8 @@ def test_auto_with_a_pypy_that_cannot_import_the_engine_goes_back(tmp_path):
     assert (err, code) == ("", 0)
     out, err, code = run(tmp_path, ["--interpreter", "pypy"], env=env)
     assert (out, code) == ("", 2)
-    assert re.fullmatch(r"xboard-engine: .*pypy3 cannot run the engine: ModuleNotFoundError: .*xboard_engine.*\n",
-                        err)
+    assert re.fullmatch(r"xboard-engine: .*pypy3 cannot run the engine: "
+                        r"ModuleNotFoundError: .*xboard_engine.*\n", err)
 
 
 @pytest.mark.parametrize("how", ["missing"] + sorted(BROKEN))
@@ -265,12 +267,13 @@ def test_subcommands_keep_their_interpreter(tmp_path):
     carries play's --interpreter."""
     wrapper, starts = counting(tmp_path / "bin", "pypy3", PYPY or sys.executable)
     env = environment(tmp_path, path=f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
-    for extra, engine in (([], f"{sys.executable} -m xboard_engine"),
-                          (["--interpreter", "current"], f"{sys.executable} -m xboard_engine --interpreter current")):
+    command = f"{sys.executable} -m xboard_engine"
+    for extra, engine in (([], command),
+                          (["--interpreter", "current"], f"{command} --interpreter current")):
         out, err, code = run(tmp_path, ["play", "8piece", "--print", "--xboard", "/opt/xb"] + extra, env,
                              commands="")
         assert (err, code) == ("", 0)
-        words = __import__("shlex").split(out)
+        words = shlex.split(out)
         assert words[words.index("-fcp") + 1] == engine
     assert started(starts) == 0
 

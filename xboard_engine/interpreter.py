@@ -1,10 +1,11 @@
 """Which Python runs the engine: PyPy, the fast path, wherever it is installed.
 
-The engine (``xboard-engine`` or ``python -m xboard_engine`` without a subcommand) searches 1.7 times
-the nodes a second under PyPy.  So under CPython it replaces itself (``os.execve``: the same process,
-the same standard input and output, so a GUI's pipes and ping latency are unchanged) with ``pypy3``
-from PATH running the same command line, as sunfish does.  The choice, from ``--interpreter`` or else
-the environment variable ``XBOARD_ENGINE_INTERPRETER`` (``--interpreter`` wins):
+The engine (``xboard-engine`` or ``python -m xboard_engine`` without a subcommand) searches 1.8 to
+3.3 times the nodes a second under PyPy (README, ``scripts/bench.py``).  So under CPython it replaces
+itself (``os.execve``: the same process, the same standard input and output, so a GUI's pipes and
+ping latency are unchanged) with ``pypy3`` from PATH running the same command line, as sunfish does.
+The choice, from ``--interpreter`` or else the environment variable ``XBOARD_ENGINE_INTERPRETER``
+(``--interpreter`` wins):
 
 - ``auto`` (the default): ``pypy3`` if it is on PATH and works, else the interpreter that started
   the engine, without a word;
@@ -18,11 +19,12 @@ the environment variable ``XBOARD_ENGINE_INTERPRETER`` (``--interpreter`` wins):
 out.  Before the exec, the interpreter is started once with a one-line program (``PROBE``, about
 20 ms for PyPy) that must print its implementation and a version of at least 3.9 within
 ``PROBE_TIMEOUT`` seconds: that catches a missing library, a wrong version, a script that fails.
-After the exec, PyPy first imports the engine's modules (``BOOT``, run with ``-c``); if that fails (a file PyPy cannot
-read), it execs back into the interpreter that started it (under ``auto``) or reports the error and
-exits with code 2.  The package reaches the new interpreter through PYTHONPATH (its root first, as
-for the Lazy SMP helpers, smp.py); the original PYTHONPATH is put back in the environment once the
-modules are imported, so that processes the engine starts see what the user set.
+After the exec, PyPy first imports the engine's modules (``BOOT``, run with ``-c``); if that fails
+(a module PyPy cannot compile, a package it cannot find), it execs back into the interpreter that
+started it (under ``auto``) or reports the error and exits with code 2.  The package reaches the new
+interpreter through PYTHONPATH (its root first, as for the Lazy SMP helpers, smp.py); the original
+PYTHONPATH is put back in the environment once the modules are imported, so that processes the
+engine starts see what the user set.
 
 The re-exec'ed process carries ``REEXEC_MARK`` in its environment and never re-execs again (no
 loop, even through a wrapper script whose ``sys.executable`` differs from its path); it removes the
@@ -113,7 +115,7 @@ def choose(switch: Optional[str]) -> Optional[str]:
         return path
     path = shutil.which(choice)
     if path is None:
-        raise InterpreterError(f"{source} {choice}: no such interpreter (give auto, pypy, current, "
+        raise InterpreterError(f"{source} {choice}: no such interpreter (give {', '.join(KEYWORDS)}, "
                                f"or an interpreter's path or name on PATH)")
     path = os.path.abspath(path)
     if os.path.realpath(path) == os.path.realpath(sys.executable):
