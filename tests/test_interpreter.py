@@ -142,6 +142,7 @@ def test_the_installed_command_from_another_directory_runs_under_pypy(tmp_path):
     ([], "current"),
     (["--interpreter", "current"], "pypy"),                 # the switch wins over the variable
     (["--interpreter", sys.executable], None),              # the current one by its path
+    ([], "Current"),                                        # the words in any case
 ])
 def test_switch_and_environment_keep_the_current_interpreter(tmp_path, args, setting):
     env = environment(tmp_path, **({ENV: setting} if setting else {}))

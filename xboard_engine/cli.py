@@ -3,7 +3,8 @@
 It speaks XBoard/CECP (protocol 2) and UCI on standard input and output, chosen by the first command
 it receives (`xboard` or `uci`, as Fairy-Stockfish does) or fixed by --protocol.  Load it in XBoard or
 WinBoard as a CECP engine, or in any UCI GUI or tool (variants: the UCI_Variant option).  See the
-README for each variant's XBoard command line and for UCI use.
+README for each variant's XBoard command line and for UCI use.  Where PyPy's pypy3 is installed, the
+engine runs itself under it, the fast path (--interpreter; its name says which, e.g. "(PyPy 7.3.11)").
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
 (`xboard-engine play --help`); `xboard-engine web` a board in the browser for every variant

@@ -91,7 +91,9 @@ def choose(switch: Optional[str]) -> Optional[str]:
     if not choice:
         source = ENV
         choice = os.environ.get(ENV, "").strip() or "auto"
-    if choice == "current":
+    if choice.lower() in KEYWORDS:
+        choice = choice.lower()
+    if choice == "current" or not sys.executable:    # (an embedded Python: nothing to come back to)
         return None
     if choice in ("auto", "pypy"):
         if sys.implementation.name == "pypy":
@@ -178,7 +180,7 @@ def run_under_chosen(switch: Optional[str], argv: List[str]) -> None:
     path = choose(switch)
     if path is None:
         return
-    explicit = (switch or os.environ.get(ENV, "").strip() or "auto") != "auto"
+    explicit = (switch or os.environ.get(ENV, "").strip() or "auto").lower() != "auto"
     problem = reexec(path, argv, fall_back=not explicit)
     if problem and explicit:
         raise InterpreterError(problem)
