@@ -24,7 +24,9 @@ After the exec, PyPy first imports the engine's modules (``BOOT``, run with ``-c
 started it (under ``auto``) or reports the error and exits with code 2.  The package reaches the new
 interpreter through PYTHONPATH (its root first, as for the Lazy SMP helpers, smp.py); the original
 PYTHONPATH is put back in the environment once the modules are imported, so that processes the
-engine starts see what the user set.
+engine starts see what the user set.  (Installed by pip, the root is the installing Python's
+site-packages, whose other modules PyPy then sees too, ahead of its own library; the engine imports
+nothing but the standard library and itself.)
 
 The re-exec'ed process carries ``REEXEC_MARK`` in its environment and never re-execs again (no
 loop, even through a wrapper script whose ``sys.executable`` differs from its path); it removes the
