@@ -10,7 +10,8 @@ answer was read.  `--busy` keeps the machine's other core busy with a second pro
     pypy3 scripts/latency.py --protocol xboard --tries 1000 --busy --variant 8piece
     python scripts/latency.py --protocol uci --tries 1000 --busy --engine "pypy3 -m xboard_engine"
 
-The engine runs under the script's interpreter unless ``--engine`` names it; the times include the
+The engine runs under the script's interpreter (``--interpreter current``: the engine does not move to
+PyPy by itself here) unless ``--engine`` names it; the times include the
 script's own pauses (under PyPy its JIT and collector add a few milliseconds now and then), so the
 last form measures the PyPy engine alone.
 
@@ -76,7 +77,8 @@ class Engine:
 
 def measure(args: argparse.Namespace) -> List[float]:
     rng = random.Random(args.seed)
-    engine = Engine(args.engine.split() if args.engine else [sys.executable, "-m", "xboard_engine"])
+    engine = Engine(args.engine.split() if args.engine
+                    else [sys.executable, "-m", "xboard_engine", "--interpreter", "current"])
     uci = args.protocol == "uci"
     waits: List[float] = []
     during = 0

@@ -20,7 +20,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--tc", default="2+0.02")
-    parser.add_argument("--engine", default=f"{sys.executable} -m xboard_engine")
+    # The engine under this script's interpreter, as the figures were measured (without --interpreter
+    # it would move itself to PyPy where installed).
+    parser.add_argument("--engine", default=f"{sys.executable} -m xboard_engine --interpreter current")
     args = parser.parse_args()
     ours = EngineConfig("a", args.engine)
     tc = TimeControl.parse(args.tc)

@@ -7,8 +7,9 @@ import time
 import pytest
 
 from engine_driver import CACHE, EngineProcess, told
-from xboard_engine import Position
+from xboard_engine import Position, __version__
 from xboard_engine.moves import CASTLE
+from xboard_engine.runtime import interpreter_name
 from xboard_engine.xboard_view import POPUP_WIDTH, tell_line
 from xboard_engine.engine_options import LANCER_TURN_CASTLES, MISDRAWS
 from xboard_engine.session import Session
@@ -36,6 +37,8 @@ def test_handshake_features(engine):
     for word in ("ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=1", "time=1",
                  "draw=1", "analyze=1", "playother=1", "exclude=1", "memory=1", "smp=1", "nps=1"):
         assert word in out
+    # The name says which interpreter runs the engine (here the tests' own: tests/conftest.py).
+    assert f'feature myname="xboard-variant-engine {__version__} ({interpreter_name()})" ' in out
     assert 'variants="normal,fischerandom,chess80,fullcavalry,8piece,8piece-random,8piece-2019"' in out
     # Option names without spaces: python-chess takes a name to end at its first space.
     assert 'option="Setup_Number -spin -1 -1 3839"' in out
@@ -662,6 +665,7 @@ def test_engine_runs_under_pypy():
         proc.send("xboard")
         proc.send("protover 2")
         proc.expect("feature done=1")
+        assert re.search(r'feature myname="xboard-variant-engine [^ ]+ \(PyPy \d+\.\d+\.\d+\)"', proc.child.before)
         proc.send("new")
         proc.send("variant 8piece")
         proc.expect(r"setup \(PNBRQCDEFGHMOSJKpnbrqcdefghmosjk\) 8x8\+0_lion")

@@ -10,9 +10,10 @@ from typing import Callable, List, Optional, Tuple
 import pytest
 
 from engine_driver import EngineProcess, run_then_quit
-from xboard_engine import Position
+from xboard_engine import Position, __version__
 from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PUSH, Move
 from xboard_engine.pieces import LANCER
+from xboard_engine.runtime import interpreter_name
 from xboard_engine.engine_options import ELO_MAX, ELO_MIN
 from xboard_engine.variant import variant_names
 
@@ -83,7 +84,9 @@ def infos(text: str) -> List[dict]:
 # ---------------------------------------------------------------------- handshake and options
 def test_uci_handshake_lists_the_standard_and_variant_options(uci):
     text = uci.handshake
-    assert re.search(r"(?m)^id name xboard-variant-engine", text)
+    # The name says which interpreter runs the engine (here the tests' own: tests/conftest.py).
+    assert re.search(rf"(?m)^id name xboard-variant-engine {re.escape(__version__)} "
+                     rf"\({re.escape(interpreter_name())}\)\r?$", text)
     assert re.search(r"(?m)^id author ", text)
     for line in ("option name Hash type spin default 64 min 1 max 2048",
                  "option name Threads type spin default 1 min 1 max 512",

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import IO, Callable, Dict, Optional
 
-from . import __version__
+from .runtime import engine_name
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from .engine_options import CECP, CLEAR_HASH, HASH, MULTIPV, engine_options, find_option
 from .digits import parse_decimal, parse_int
@@ -26,7 +26,7 @@ from .variant import get_variant, variant_names
 from .warmup import WarmUp, warmup_seconds
 from .xboard_fen import is_start_array
 
-ENGINE_NAME = f"xboard-variant-engine {__version__}"
+ENGINE_NAME = engine_name()          # with the interpreter: "... (PyPy 7.3.11)"
 STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
 RESET_BURST = 1.0       # seconds: commands XBoard sends together in one reset arrive within this
 MAX_HASH_MB = 2048      # `memory` beyond this is taken as this

@@ -3,7 +3,8 @@
 It speaks XBoard/CECP (protocol 2) and UCI on standard input and output, chosen by the first command
 it receives (`xboard` or `uci`, as Fairy-Stockfish does) or fixed by --protocol.  Load it in XBoard or
 WinBoard as a CECP engine, or in any UCI GUI or tool (variants: the UCI_Variant option).  See the
-README for each variant's XBoard command line and for UCI use.
+README for each variant's XBoard command line and for UCI use.  Where PyPy's pypy3 is installed, the
+engine runs itself under it, the fast path (--interpreter; its name says which, e.g. "(PyPy 7.3.11)").
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
 (`xboard-engine play --help`); `xboard-engine web` a board in the browser for every variant
@@ -18,11 +19,15 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-from .runtime import tune_jit
+from .runtime import interpreter_name, tune_jit
 from .variant import variant_names
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """The program.  Without a subcommand it is the engine, which first moves itself to the
+    interpreter chosen (PyPy where installed: interpreter.py) when run as a program (``argv`` None);
+    a call with ``argv`` given runs in this process."""
+    as_program = argv is None
     if argv is None:
         argv = sys.argv[1:]
     tune_jit()
@@ -42,12 +47,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--protocol", choices=("auto", "xboard", "uci"), default="auto",
                         help="the protocol to speak (default auto: UCI if the first command is `uci`, "
                              "else XBoard/CECP)")
+    parser.add_argument("--interpreter", metavar="WHICH",
+                        help="the Python that runs the engine: auto (the default: PyPy's pypy3 where it is "
+                             "on PATH and works, else the one that started it), pypy (pypy3, or an error), "
+                             "current (the one that started it), or an interpreter's path; default from "
+                             "the environment variable XBOARD_ENGINE_INTERPRETER")
     parser.add_argument("--piece-images", metavar="DIR",
                         help="write the pictures of the jailer, sentry, Duke and the lancer's eight "
                              "facings into DIR (for XBoard's -pieceImageDirectory) and exit")
     args = parser.parse_args(argv)
+    if as_program:
+        from .interpreter import InterpreterError, run_under_chosen
+        try:
+            run_under_chosen(args.interpreter, argv)     # returns if this interpreter stays
+        except InterpreterError as error:
+            sys.stderr.write(f"xboard-engine: {error}\n")
+            return 2
     if args.version:
-        print(f"xboard-engine {__version__} (variants: {' '.join(variant_names())})")
+        print(f"xboard-engine {__version__} under {interpreter_name()} (variants: {' '.join(variant_names())})")
         return 0
     if args.piece_images:
         from .images import write_xboard_images

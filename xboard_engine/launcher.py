@@ -78,13 +78,20 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--xboard", metavar="PATH", help="the XBoard program (default: found in PATH "
                         "or /usr/games)")
     parser.add_argument("--log", metavar="FILE", help="the engine records its dialogue with XBoard here")
+    parser.add_argument("--interpreter", metavar="WHICH", help="the Python that runs the engine, as the "
+                        "engine's own --interpreter: auto (default: PyPy where installed), pypy, current, "
+                        "or a path")
     parser.add_argument("--print", action="store_true", help="write the piece pictures, print the XBoard "
                         "command line and exit (to copy into a script)")
     parser.add_argument("--engine-line", action="store_true", help="write the piece pictures, print a line "
                         "for XBoard's or WinBoard's engine list (Engine > Edit Engine List) and exit")
     own, _, extra = _split(argv)
     args = parser.parse_args(own)
+    # The engine command runs this interpreter; the engine then moves itself to the one chosen
+    # (PyPy where installed: interpreter.py), so XBoard talks to it as to any engine.
     engine = f"{shlex.quote(sys.executable)} -m xboard_engine"
+    if args.interpreter:
+        engine += f" --interpreter {shlex.quote(args.interpreter)}"
     if args.log:
         engine += f" --log {shlex.quote(os.path.abspath(args.log))}"
     pictures = picture_directory()

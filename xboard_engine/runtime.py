@@ -6,8 +6,25 @@ other thread runs: not the one that answers `isready`/`ping`.  The search's loop
 traces keep those pauses short and make the search faster too (figures: README, "Runtime settings").
 """
 import platform
+import sys
 
 JIT_TRACE_LIMIT = 2000
+
+
+def interpreter_name() -> str:
+    """The interpreter this process runs on, as the engine names it: "PyPy 7.3.11", "CPython 3.11.7"."""
+    implementation = platform.python_implementation()
+    if implementation == "PyPy":
+        version = ".".join(str(part) for part in sys.pypy_version_info[:3])   # type: ignore[attr-defined]
+    else:
+        version = platform.python_version()
+    return f"{implementation} {version}"
+
+
+def engine_name() -> str:
+    """The name the engine gives itself (UCI `id name`, CECP `feature myname`), with its interpreter."""
+    from . import __version__
+    return f"xboard-variant-engine {__version__} ({interpreter_name()})"
 
 
 def tune_jit() -> None:

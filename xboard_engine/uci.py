@@ -20,7 +20,7 @@ The options and the words of ``go`` are read in ``uci_input.py``.
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import __version__
+from .runtime import engine_name
 from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from .driver import SearchDriver
 from .errors import RulesError
@@ -38,7 +38,7 @@ from .uci_input import Go, parse_go
 from .variant import get_variant
 from .warmup import WarmUp, warmup_seconds
 
-ENGINE_NAME = f"xboard-variant-engine {__version__}"
+ENGINE_NAME = engine_name()          # with the interpreter: "... (PyPy 7.3.11)"
 AUTHOR = "the xboard-variant-engine authors"
 # A search's clock counts from its `position`'s arrival, but from at most this long before its `go`
 # (a person typing at a terminal may take their time between the two).
