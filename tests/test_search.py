@@ -169,3 +169,30 @@ def test_weakened_search_reports_the_chosen_moves_own_score(skill):
         assert weak.depth == depth
         honest = Searcher().search(pos.copy(), Limits(depth=depth, searchmoves=[weak.move]))
         assert weak.score == honest.score, (skill, pos.uci_text(weak.move), weak.score, honest.score)
+
+
+def test_each_position_searched_is_counted_once(monkeypatch):
+    """A node at the horizon goes from the full-width search to the quiescence search: it is one
+    position and counts once (it counted twice before: a third of the nodes reported were such
+    doubles)."""
+    from xboard_engine.alphabeta import AlphaBeta
+    visited = []
+    search, quiesce = AlphaBeta._search, AlphaBeta._quiesce
+
+    def counting_search(self, pos, depth, *args, **kwargs):
+        visited.append(("search", pos.hash, len(pos.move_stack)))
+        return search(self, pos, depth, *args, **kwargs)
+
+    def counting_quiesce(self, pos, *args, **kwargs):
+        visited.append(("quiesce", pos.hash, len(pos.move_stack)))
+        return quiesce(self, pos, *args, **kwargs)
+
+    monkeypatch.setattr(AlphaBeta, "_search", counting_search)
+    monkeypatch.setattr(AlphaBeta, "_quiesce", counting_quiesce)
+    pos = Position.from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    result = Searcher(hash_mb=8).search(pos, Limits(depth=4))
+    # A quiescence call made by the full-width search for the same position is the same node.
+    handed_over = sum(1 for a, b in zip(visited, visited[1:])
+                      if a[0] == "search" and b[0] == "quiesce" and a[1:] == b[1:])
+    assert handed_over > result.nodes // 10
+    assert result.nodes == len(visited) - handed_over
