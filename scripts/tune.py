@@ -270,6 +270,9 @@ def main(argv: Sequence[str] = ()) -> int:
                              "where it gives one (default 0.5; 0: the game's result alone)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", action="store_true", help="store the fitted set in weights.json")
+    parser.add_argument("--games-made-by", default="",
+                        help="how the games were made (the selfplay.py or xboard-match commands), stored "
+                             "with the set by --write")
     parser.add_argument("--output", default=evaluation.WEIGHTS_FILE,
                         help="the weights file --write stores the set in (default: the package's)")
     args = parser.parse_args(list(argv) or None)
@@ -331,7 +334,8 @@ def main(argv: Sequence[str] = ()) -> int:
             return 1
         write_set(args.output, args.name, fitted, {
             "command": "pypy3 scripts/tune.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
-            "seed": args.seed, "pull": pull, "score share": args.score_share, "games": len(games), "training positions": len(train),
+            "games made by": args.games_made_by, "seed": args.seed, "pull": pull,
+            "score share": args.score_share, "games": len(games), "training positions": len(train),
             "held-out positions": len(test), "K": round(k, 4),
             "held-out error": [round(before[1], 6), round(after[1], 6)]})
         print(f"written to {args.output}")
