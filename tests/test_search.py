@@ -196,3 +196,18 @@ def test_each_position_searched_is_counted_once(monkeypatch):
                       if a[0] == "search" and b[0] == "quiesce" and a[1:] == b[1:])
     assert handed_over > result.nodes // 10
     assert result.nodes == len(visited) - handed_over
+
+
+def test_history_is_halved_when_any_malus_runs_past_the_limit():
+    """A cut-off's malus can push any of the quiet moves tried before it past -HISTORY_MAX, not only
+    the last one: the table is halved then, as it is when the bonus runs past +HISTORY_MAX."""
+    from xboard_engine.alphabeta import HISTORY_MAX, AlphaBeta
+    pos = Position("normal")
+    first, second, best = pos.legal_moves()[:3]
+    search = AlphaBeta({f: True for f in FEATURES}, 1)
+    key = lambda m: m.frm << 12 | m.to
+    search._history[0] = {key(first): -HISTORY_MAX + 1, key(second): 0}
+    search._reward(0, best, 2, [None, None], None, [first, second])
+    history = search._history[0]
+    assert history[key(first)] == int((-HISTORY_MAX + 1 - 4) / 2)
+    assert history[key(second)] == -2 and history[key(best)] == 2

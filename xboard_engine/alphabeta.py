@@ -230,10 +230,14 @@ class AlphaBeta:
         k = m.frm << 12 | m.to
         value = history.get(k, 0) + bonus
         history[k] = value
+        lowest = 0
         for t in tried:
             k = t.frm << 12 | t.to
-            history[k] = history.get(k, 0) - bonus
-        if value > HISTORY_MAX or (tried and history[k] < -HISTORY_MAX):
+            malus = history.get(k, 0) - bonus
+            history[k] = malus
+            if malus < lowest:
+                lowest = malus
+        if value > HISTORY_MAX or lowest < -HISTORY_MAX:
             for k in history:
                 history[k] = int(history[k] / 2)
 
