@@ -64,6 +64,13 @@ def capture_key(victim: int, taker: int) -> int:
     return victim << TAKER_BITS | (TAKER_LIMIT - taker)
 
 
+def likely_loses(pos: Position, m: Move, victim: int, taker: int, margin: int) -> bool:
+    """A two-ply guess that capture ``m`` loses material: its unit, worth more than ``margin`` above
+    the victim, lands on a square the opponent attacks (push, en passant and the like are never
+    counted).  Move order puts such captures last (margin 0); quiescence skips them (BAD_CAPTURE)."""
+    return taker > victim + margin and m.kind == NORMAL and pos.square_attacked(m.to, 1 - pos.stm)
+
+
 class _Abort(Exception):
     pass
 
@@ -271,13 +278,11 @@ class AlphaBeta:
         scored = [(capture_key(victim(m), taker(m)), m) for m in moves]
         scored.sort(key=_first, reverse=True)
         prune_bad = self.features["badcaptures"] and not in_check
-        them = 1 - pos.stm
         for order, m in scored:
             gain = order >> TAKER_BITS
             if delta and not in_check and stand + gain + DELTA_MARGIN <= alpha:
                 break                           # delta pruning: sorted by victim, the rest gain less
-            if prune_bad and m.kind == NORMAL and taker(m) > gain + BAD_CAPTURE \
-                    and pos.square_attacked(m.to, them):
+            if prune_bad and likely_loses(pos, m, gain, taker(m), BAD_CAPTURE):
                 continue                        # likely loses the taker for less
             pos.push(m)
             try:
@@ -302,8 +307,6 @@ class AlphaBeta:
         history = self._history[pos.stm]
         victim = pos.move_victim_value
         taker = pos.mover_value
-        attacked = pos.square_attacked
-        them = 1 - pos.stm
         scored = []
         for m in moves:
             if m == tt_move:
@@ -312,7 +315,7 @@ class AlphaBeta:
             v = victim(m)
             if v:
                 t = taker(m)
-                if t > v and m.kind == NORMAL and attacked(m.to, them):
+                if likely_loses(pos, m, v, t, 0):
                     scored.append((LOSING_KEY + capture_key(v, t), m))
                 else:
                     scored.append((CAPTURE_KEY + capture_key(v, t), m))
