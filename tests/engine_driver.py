@@ -1,6 +1,8 @@
 """Drive the real engine process (``python -m xboard_engine``) through pexpect in the tests."""
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -13,6 +15,7 @@ import pexpect
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = tempfile.mkdtemp(prefix="engine-tests-cache-")    # not the user's ~/.cache
+atexit.register(shutil.rmtree, CACHE, ignore_errors=True)  # each test process made one and left it
 
 
 class EngineProcess:
