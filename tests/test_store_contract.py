@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from xboard_engine.web.names import fold
-from xboard_engine.web.store import (SCHEMA_VERSION, SLUG_LENGTH, SLUG_LETTERS, ChatLine, NameTaken, SqliteStore,
-                                     StoredAction, StoredSeat, StoreError)
+from xboard_engine.web.store import (SCHEMA_VERSION, SLUG_LENGTH, SLUG_LETTERS, ChatLine, NameTaken, RatingPoint,
+                                     SqliteStore, StoredAction, StoredRating, StoredSeat, StoreError)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -213,6 +213,43 @@ def test_set_status_with_and_without_result(store):
     assert store.game(made.id).result == result       # the other game untouched
 
 
+# ====================================================================== ratings
+
+def rating(player_id, key="two:normal", rating=1500.0, deviation=350.0, games=1, at=1000.0):
+    return StoredRating(player_id, key, rating, deviation, 0.06, 25.0, 25.0 / 3, games, at)
+
+
+def test_a_games_end_and_its_rating_changes_are_one_write(store):
+    a, b = store.add_player("r-a", "Ria", "ria"), store.add_player("r-b", "Rob", "rob")
+    made = new_game(store, status="playing")
+    store.add_action(made.id, action(0))
+    store.add_action(made.id, action(1, 1, "resign", "resigns"), "over", {"result": "1-0"},
+                     [rating(a, rating=1662.3, deviation=290.3), rating(b, rating=1337.7, deviation=290.3)])
+    assert store.rating(a, "two:normal") == rating(a, rating=1662.3, deviation=290.3)
+    assert store.ratings_of(b) == [rating(b, rating=1337.7, deviation=290.3)]
+    assert store.rating(a, "two:chess80") is None
+    assert store.rating_history(a) == [RatingPoint("two:normal", made.id, 1000.0, 1662.3, 290.3)]
+    # a refused write (the action's number is taken) leaves the ratings as they were
+    with pytest.raises(StoreError):
+        store.add_action(made.id, action(1, 1, "resign", "resigns"), "over", {"result": "1-0"},
+                         [rating(a, rating=1800.0, games=2)])
+    assert store.rating(a, "two:normal").rating == 1662.3
+    assert len(store.rating_history(a)) == 1
+
+
+def test_leaderboards_list_established_ratings_first_then_by_rating(store):
+    ids = [store.add_player(f"l-{n}", f"Lee {n}", f"lee {n}") for n in range(4)]
+    made = new_game(store, status="playing")
+    store.add_action(made.id, action(0), "over", {"result": "1-0"},
+                     [rating(ids[0], rating=1900.0, deviation=200.0), rating(ids[1], rating=1700.0, deviation=60.0),
+                      rating(ids[2], rating=1600.0, deviation=80.0),
+                      rating(ids[3], key="eight:singles", rating=1550.0, deviation=3.0)])
+    board = store.leaderboard("two:normal", 10, established=110.0)
+    assert [(r.player_id, name) for r, name in board] == [(ids[1], "Lee 1"), (ids[2], "Lee 2"), (ids[0], "Lee 0")]
+    assert [r.player_id for r, _ in store.leaderboard("two:normal", 2)] == [ids[0], ids[1]]
+    assert store.rating_keys() == ["eight:singles", "two:normal"]
+
+
 # ====================================================================== actions and clocks
 
 def test_actions_round_trip_in_order(store):
@@ -359,7 +396,7 @@ def test_meta_values(store):
 
 
 def test_a_new_store_has_the_current_schema_version(store):
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     assert store.meta("schema") == str(SCHEMA_VERSION)
 
 
@@ -526,12 +563,12 @@ def make_schema_1_database(path):
     db.close()
 
 
-def test_a_schema_1_database_opens_as_schema_2_and_reads_back(tmp_path):
+def test_a_schema_1_database_opens_as_the_current_schema_and_reads_back(tmp_path):
     path = str(tmp_path / "live.sqlite3")
     make_schema_1_database(path)
     store = SqliteStore(path, fold=fold)
     try:
-        assert store.meta("schema") == "2"
+        assert store.meta("schema") == "3"
         slugs = {}
         for game_id in (1, 2, 3):
             game = store.game(game_id)
@@ -566,7 +603,8 @@ def test_a_schema_1_database_opens_as_schema_2_and_reads_back(tmp_path):
         store.close()
     again = SqliteStore(path, fold=fold)                 # opened again: migrated once, slugs kept
     try:
-        assert again.meta("schema") == "2"
+        assert again.meta("schema") == "3"
+        assert again.ratings_of(1) == [] and again.rating_keys() == []     # schema 3's tables are there
         assert {g: again.game(g).slug for g in (1, 2, 3)} == slugs
         assert again.player_names([2]) == {2: "ANNA 2"}
     finally:
@@ -594,6 +632,28 @@ def test_a_failed_migration_leaves_the_schema_1_database_as_it_was(tmp_path):
         db.close()
     store = SqliteStore(path, fold=fold)                 # a later open with a good fold migrates it
     try:
-        assert store.meta("schema") == "2" and store.player_names([2]) == {2: "ANNA 2"}
+        assert store.meta("schema") == "3" and store.player_names([2]) == {2: "ANNA 2"}
+    finally:
+        store.close()
+
+
+def test_a_schema_2_database_opens_as_schema_3_with_its_games_and_empty_ratings(tmp_path):
+    path = str(tmp_path / "live.sqlite3")
+    store = SqliteStore(path, fold=fold)
+    a = store.add_player("s2", "Sam", "sam")
+    made = new_game(store, owner=a)
+    store.close()
+    db = sqlite3.connect(path)                           # as the server of schema 2 left it
+    db.execute("DROP TABLE ratings")
+    db.execute("DROP TABLE rating_history")
+    db.execute("UPDATE meta SET value='2' WHERE key='schema'")
+    db.commit()
+    db.close()
+    store = SqliteStore(path, fold=fold)
+    try:
+        assert store.meta("schema") == "3"
+        assert store.game(made.id).creator == a and store.ratings_of(a) == []
+        store.add_action(made.id, action(0), "over", {"result": "1-0"}, [rating(a)])
+        assert store.rating(a, "two:normal") == rating(a)
     finally:
         store.close()

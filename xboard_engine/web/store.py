@@ -5,14 +5,16 @@ committed before the method returns, so a move the server acknowledges is on dis
 
 Schema versions: 1 (the first live server), 2 (games have an unguessable address, a creator and a
 listed flag; seats keep the name their player had when the game began; player names have a unique
-look-alike key; a game may be ``aborted``).  A database of version 1 is brought to 2 when opened."""
+look-alike key; a game may be ``aborted``), 3 (ratings: each player's rating per variant or 8 Player
+Chess mode and its history, written with the game's last action).  An older database is brought up
+to date when opened."""
 import json
 import secrets
 import sqlite3
 import time
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SLUG_LETTERS = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/l/I
 SLUG_LENGTH = 10                                                          # 56^10: about 2^58
 
@@ -53,6 +55,29 @@ class StoredGame(NamedTuple):
     listed: bool = True         # shown in the lobby and on player pages (a challenge open to anyone)
 
 
+class StoredRating(NamedTuple):
+    """A player's rating in one pool: ``key`` is "two:VARIANT" (Glicko-2: rating, deviation,
+    volatility) or "eight:MODE" (OpenSkill: mu, sigma; ``rating`` is the number shown)."""
+    player_id: int
+    key: str
+    rating: float
+    deviation: float
+    volatility: float
+    mu: float
+    sigma: float
+    games: int
+    updated: float              # wall-clock time of the last rated game
+
+
+class RatingPoint(NamedTuple):
+    """One step of a player's rating history: after game ``game_id`` ended."""
+    key: str
+    game_id: int
+    at: float
+    rating: float
+    deviation: float
+
+
 class ChatLine(NamedTuple):
     id: int
     game_id: int
@@ -81,7 +106,18 @@ class Store:
     def set_status(self, game_id: int, status: str, result: Optional[Dict[str, Any]] = None) -> None:
         raise NotImplementedError
     def add_action(self, game_id: int, action: StoredAction, status: Optional[str] = None,
-                   result: Optional[Dict[str, Any]] = None) -> None: raise NotImplementedError
+                   result: Optional[Dict[str, Any]] = None, ratings: Optional[List[StoredRating]] = None) -> None:
+        """The action (with the game's end, if it ends it, and the new ratings it makes: all in one
+        commit, so a game is never over without its rating change or rated twice)."""
+        raise NotImplementedError
+    def rating(self, player_id: int, key: str) -> Optional[StoredRating]: raise NotImplementedError
+    def ratings_of(self, player_id: int) -> List[StoredRating]: raise NotImplementedError
+    def rating_history(self, player_id: int, limit: int = 2000) -> List[RatingPoint]: raise NotImplementedError
+    def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
+        """The best ratings of a pool with the players' names: established ratings (deviation at most
+        ``established``) first, by rating."""
+        raise NotImplementedError
+    def rating_keys(self) -> List[str]: raise NotImplementedError
     def pause_clocks(self, clocks: Dict[int, List[float]]) -> None: raise NotImplementedError
     def add_chat(self, line: ChatLine) -> int: raise NotImplementedError
     def game(self, game_id: int) -> Optional[StoredGame]: raise NotImplementedError
@@ -121,6 +157,12 @@ CREATE TABLE IF NOT EXISTS actions (game_id INTEGER NOT NULL, n INTEGER NOT NULL
 CREATE TABLE IF NOT EXISTS chat (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, player_id INTEGER,
     seat INTEGER, channel TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_by_game ON chat (game_id, id);
+CREATE TABLE IF NOT EXISTS ratings (player_id INTEGER NOT NULL, key TEXT NOT NULL, rating REAL NOT NULL,
+    deviation REAL NOT NULL, volatility REAL NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+    games INTEGER NOT NULL, updated REAL NOT NULL, PRIMARY KEY (player_id, key));
+CREATE INDEX IF NOT EXISTS ratings_by_pool ON ratings (key, rating);
+CREATE TABLE IF NOT EXISTS rating_history (player_id INTEGER NOT NULL, key TEXT NOT NULL, game_id INTEGER NOT NULL,
+    at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
 """
 # Made after a version 1 database has its new columns (CREATE TABLE IF NOT EXISTS leaves it as it was).
 _INDEXES = """
@@ -150,8 +192,11 @@ class SqliteStore(Store):
                 self._run("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif int(rows[0][0]) > SCHEMA_VERSION:
                 raise StoreError(f"{path} was written by a newer version (schema {rows[0][0]})")
-            elif int(rows[0][0]) < 2:
-                self._upgrade_from_1(fold or (lambda name: name.casefold()))
+            else:
+                if int(rows[0][0]) < 2:
+                    self._upgrade_from_1(fold or (lambda name: name.casefold()))
+                if int(rows[0][0]) < SCHEMA_VERSION:     # 2 -> 3: new tables only (made above)
+                    self._run("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
             self.db.executescript(_INDEXES).close()
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
@@ -180,7 +225,7 @@ class SqliteStore(Store):
                     key = fold(new_name)
                 taken.add(key)
                 self._run("UPDATE players SET name=?, name_key=? WHERE id=?", (new_name, key, player_id))
-            self._run("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+            self._run("UPDATE meta SET value='2' WHERE key='schema'")
             self._run("COMMIT")
         except BaseException:
             self._run("ROLLBACK")
@@ -292,13 +337,17 @@ class SqliteStore(Store):
                       (status, json.dumps(result) if result is not None else None, game_id))])
 
     def add_action(self, game_id: int, action: StoredAction, status: Optional[str] = None,
-                   result: Optional[Dict[str, Any]] = None) -> None:
+                   result: Optional[Dict[str, Any]] = None, ratings: Optional[List[StoredRating]] = None) -> None:
         statements = [("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (game_id, action.n, action.seat, action.kind, action.text, json.dumps(action.clocks),
                         action.at))]
         if status is not None:
             statements.append(("UPDATE games SET status=?, result=? WHERE id=?",
                                (status, json.dumps(result) if result is not None else None, game_id)))
+        for r in ratings or ():
+            statements.append(("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", tuple(r)))
+            statements.append(("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?, ?, ?)",
+                               (r.player_id, r.key, game_id, r.updated, r.rating, r.deviation)))
         self._write(statements)
 
     def pause_clocks(self, clocks: Dict[int, List[float]]) -> None:
@@ -365,6 +414,28 @@ class SqliteStore(Store):
                           "WHERE g.status != 'aborted' AND g.id IN (SELECT game_id FROM seats WHERE player_id=?) "
                           "ORDER BY g.id DESC LIMIT ?", (player_id, limit))
         return [(self._game(row), self.seats(row[0])) for row in rows]
+
+    # ----------------------------------------------------------------- ratings
+    def rating(self, player_id: int, key: str) -> Optional[StoredRating]:
+        rows = self._read("SELECT * FROM ratings WHERE player_id=? AND key=?", (player_id, key))
+        return StoredRating(*rows[0]) if rows else None
+
+    def ratings_of(self, player_id: int) -> List[StoredRating]:
+        return [StoredRating(*row) for row in
+                self._read("SELECT * FROM ratings WHERE player_id=? ORDER BY key", (player_id,))]
+
+    def rating_history(self, player_id: int, limit: int = 2000) -> List[RatingPoint]:
+        rows = self._read("SELECT key, game_id, at, rating, deviation FROM rating_history WHERE player_id=? "
+                          "ORDER BY at DESC LIMIT ?", (player_id, limit))
+        return [RatingPoint(*row) for row in reversed(rows)]
+
+    def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
+        rows = self._read("SELECT r.*, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.key=? "
+                          "ORDER BY (r.deviation > ?), r.rating DESC, r.player_id LIMIT ?", (key, established, limit))
+        return [(StoredRating(*row[:9]), row[9]) for row in rows]
+
+    def rating_keys(self) -> List[str]:
+        return [row[0] for row in self._read("SELECT DISTINCT key FROM ratings ORDER BY key")]
 
     def meta(self, key: str) -> Optional[str]:
         rows = self._read("SELECT value FROM meta WHERE key=?", (key,))
