@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set
 
 from ..errors import RulesError
 from ..match.engines import EngineConfig
-from . import course, names, offers, seating, talk, wire
+from . import course, names, offers, rated, seating, seeks, talk, wire
 from .bots import BotPool
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
@@ -49,6 +49,7 @@ class Hall:
         self.rooms: Dict[int, Room] = {}
         self.slugs: Dict[str, int] = {}                        # the addresses of the rooms in memory
         self.lobby_viewers: Set[Viewer] = set()
+        self.seeks: List[Any] = []                              # seeks.Seek waiting, the oldest first
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
         self.stopping = False
@@ -188,12 +189,16 @@ class Hall:
         self.engine_threads.shutdown(wait=False)
 
     def sweep(self) -> None:
-        """Every few seconds: challenges past their time expire; finished games nobody looks at
-        leave memory (they are rebuilt from the store when someone does)."""
+        """Every few seconds: 8 Player tables whose wait is over fill their free seats with bots;
+        challenges past their time expire; finished games nobody looks at leave memory (they are
+        rebuilt from the store when someone does)."""
         minutes = self.policy.challenge_minutes
         now = time.time()
         for room in list(self.rooms.values()):
-            if room.status == "open" and minutes and now - room.created > minutes * 60:
+            wait = room.config.get("botsAfter") if room.kind == "eight" else None
+            if room.status == "open" and wait and now - room.created >= wait:
+                seating.bots_take_free_seats(self, room)
+            elif room.status == "open" and minutes and now - room.created > minutes * 60:
                 course.end_without_result(self, room, f"The challenge expired after {minutes:g} minutes")
             elif room.status in ("over", "aborted") and not room.viewers:
                 self.forget(room)
@@ -218,6 +223,7 @@ class Hall:
         room = viewer.room
         if room is None:
             self.lobby_viewers.discard(viewer)
+            seeks.page_closed(self, viewer)
             return
         room.viewers.discard(viewer)
         viewer.room = None
@@ -307,9 +313,16 @@ class Hall:
         stored_text = room.table.act(seat, kind, text)
         status = "over" if room.table.over else None
         result = room.table.result() if status else None
+        changes: List[Any] = []
+        if result is not None:
+            if kind == "move":
+                room.moved.add(seat)         # the last move counts as made (a rated game needs one a side)
+            changes, kept = rated.game_changes(self.store, room, result)
+            if kept:
+                result["ratings"] = kept
         action = StoredAction(room.actions, seat, kind, stored_text, room.table.clocks(), time.time())
         try:
-            self.store.add_action(room.id, action, status, result)
+            self.store.add_action(room.id, action, status, result, changes)
         except Exception:
             self.forget(room)                     # memory is ahead of the store: rebuild from it
             raise Refused("the server could not save that; try again") from None

@@ -2,11 +2,13 @@
 played; recent games; your own) and a player's page (their games and results per variant).
 A game that is not open to anyone (invite links, bots, a player's own) is listed only to the
 people in it."""
+import time
 from functools import lru_cache
 from typing import Any, Dict, List, Optional
 
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..variant import get_variant, variant_names
+from . import rated, seeks
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from .hall import Hall
 from .room import Room, Viewer
@@ -54,7 +56,8 @@ def entry(hall: Hall, stored: StoredGame, seats: Optional[List[StoredSeat]] = No
     room = hall.rooms.get(stored.id)
     out: Dict[str, Any] = {"gameId": stored.slug, "kind": stored.kind, "tc": stored.config.get("tc"),
                            "variant": stored.config.get("variant") if stored.kind == "two" else "8 Player Chess",
-                           "mode": stored.config.get("mode"), "created": stored.created, "status": stored.status}
+                           "mode": stored.config.get("mode"), "created": stored.created, "status": stored.status,
+                           "rated": bool(stored.config.get("rated")), "botsAfter": stored.config.get("botsAfter")}
     if room is not None:
         out["seats"] = room.seat_view()
         out["free"] = [s.seat for s in room.seats if s.kind == "open"]
@@ -90,7 +93,7 @@ def lobby_view(hall: Hall) -> Dict[str, Any]:
     return {"type": "lobby", "challenges": [_room_entry(hall, r) for r in challenges[:SHOWN]],
             "challengeCount": len(challenges),
             "playing": [_room_entry(hall, r) for r in playing[:SHOWN]], "playingCount": len(playing),
-            "finished": [entry(hall, g) for g in finished]}
+            "finished": [entry(hall, g) for g in finished], **seeks.lobby_part(hall)}
 
 
 def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
@@ -123,7 +126,13 @@ def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optiona
             item = entry(hall, stored, seats)
             item["seatsHeld"] = [s.seat for s in seats if s.player_id == player_id]
             games.append(item)
+    now = time.time()
+    pools = [dict(rated.shown(rated.current(hall.store, player_id, r.key, now)), key=r.key,
+                  words=rated.pool_words(r.key)) for r in hall.store.ratings_of(player_id)]
+    history = [{"key": h.key, "at": h.at, "rating": round(h.rating), "game": h.game_id}
+               for h in hall.store.rating_history(player_id)]
     return {"id": player["id"], "name": player["name"], "since": player["created"],
+            "ratings": pools, "history": history,
             "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
             "finished": [g for g in games if g["status"] == "over"][:100], "results": results,
             "you": viewer_id == player_id}
@@ -149,3 +158,28 @@ def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[S
     row["played"] += 1
     if outcome != "played":
         row[outcome] += 1
+
+
+# --------------------------------------------------------------------- leaderboards
+LEADERS = 50
+
+
+def leaderboards(hall: Hall, key: Optional[str] = None) -> Dict[str, Any]:
+    """The rating pools that have ratings, and one pool's best players (established ratings first:
+    a provisional one is listed after them).  Without ``key``: every pool's top ten."""
+    keys = hall.store.rating_keys()
+    now = time.time()
+    chosen = [key] if key else keys
+    boards = []
+    for k in chosen:
+        rows = []
+        for r, name in hall.store.leaderboard(k, LEADERS if key else 10, _established(k)):
+            rows.append(dict(rated.shown(rated.current(hall.store, r.player_id, k, now)), player=r.player_id,
+                             name=name))
+        boards.append({"key": k, "words": rated.pool_words(k), "players": rows})
+    return {"pools": [{"key": k, "words": rated.pool_words(k)} for k in keys], "boards": boards}
+
+
+def _established(key: str) -> float:
+    from .ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
+    return PROVISIONAL_DEVIATION if key.startswith("two:") else SKILL_PROVISIONAL_SIGMA

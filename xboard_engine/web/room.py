@@ -75,10 +75,11 @@ class Room:
         self.rematch: Set[int] = set()               # player ids asking for a rematch
         self.next_game: Optional[str] = None         # the rematch's address, once made
         self.thinking: Optional[Dict[str, Any]] = None    # the engine to move's last line
-        self.table: Table = make_table(stored.kind, stored.config, self._players(), stored.id)
+        self.table: Table = make_table(stored.kind, stored.config, self.players(), stored.id)
         self.names: Dict[int, str] = {}              # player id -> name now (before the game begins)
 
-    def _players(self) -> List[str]:
+    def players(self) -> List[str]:
+        """What the table is told of each seat: a person ("human"), or the bot's level or engine."""
         players = []
         for s in self.seats:
             engine, _, level = (s.bot or "").partition(":")
@@ -143,7 +144,9 @@ class Room:
         return self.table.view_text({"gameId": self.slug, "status": self.status, "online": self.seat_view(),
                                      "watchers": self.audience(), "clockValues": self.table.clocks(),
                                      "offers": self.offers(), "abortable": self.abortable(),
-                                     "outcome": self.result if self.status == "aborted" else None})
+                                     "outcome": self.result if self.status == "aborted" else None,
+                                     "rated": bool(self.config.get("rated")),
+                                     "ratingChanges": (self.result or {}).get("ratings")})
 
     def abortable(self) -> List[int]:
         """The seats whose players may still abort the game (those who have not moved yet, while

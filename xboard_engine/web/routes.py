@@ -10,9 +10,9 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from . import wire
+from . import seeks, wire
 from .hall import Hall
-from .lobby import lobby_hello, lobby_view, player_page, your_games
+from .lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from .pictures import add_picture_routes
 from .room import Room, Viewer
 from .seating import cancel, create
@@ -149,6 +149,15 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             return web.json_response({"error": "no such player"}, status=404)
         return web.json_response(data, dumps=wire.dumps)
 
+    async def leaders_html(request: web.Request) -> web.Response:
+        return page("leaders.html")
+
+    async def leaders_data(request: web.Request) -> web.Response:
+        key = request.query.get("pool") or None
+        if key is not None and key not in hall.store.rating_keys():
+            return web.json_response({"error": "no such rating pool"}, status=404)
+        return web.json_response(leaderboards(hall, key), dumps=wire.dumps)
+
     async def socket(request: web.Request, room: Optional[Room]) -> web.StreamResponse:
         if gate.foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
@@ -225,6 +234,12 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
             elif data["type"] == "create":
                 viewer.send(wire.dumps(create(hall, viewer, data)))
+            elif data["type"] == "seek":
+                seeks.seek(hall, viewer, data)
+            elif data["type"] == "accept":
+                seeks.accept(hall, viewer, data)
+            elif data["type"] == "unseek":
+                seeks.withdraw(hall, viewer, data)
             elif data["type"] == "cancel":
                 room = hall.room_at(data.get("gameId"))
                 if room is None:
@@ -279,6 +294,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     app.router.add_get(f"/g/{SLUG}.txt", record)
     app.router.add_get("/p/{id:[0-9]{1,12}}", player_html)
     app.router.add_get("/p/{id:[0-9]{1,12}}.json", player_data)
+    app.router.add_get("/leaderboard", leaders_html)
+    app.router.add_get("/leaderboard.json", leaders_data)
     app.router.add_get("/ws/lobby", lobby_socket)
     app.router.add_get(f"/ws/g/{SLUG}", game_socket)
     app.router.add_static("/static/", STATIC)

@@ -9,12 +9,12 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from . import wire
+from . import rated, wire
 from .course import end_without_result, next_turn
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, new_secret, token_hash
 from .store import StoredSeat
-from .tables import TWO_LEVELS, Refused, check_eight_player_config, check_two_player_config
+from .tables import TWO_LEVELS, Refused, check_eight_player_config, check_two_player_config, make_table
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -41,6 +41,15 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
     wanted = data.get("seats")
     if not isinstance(wanted, list) or len(wanted) != count:
         raise Refused(f"seats: want {count} entries, each {{kind: me, open, invite or bot}}")
+    if not isinstance(data.get("rated", False), bool):
+        raise Refused("rated: true or false")
+    if data.get("rated"):
+        seat_kinds = [e.get("kind") if isinstance(e, dict) else None for e in wanted]
+        why = ("this server is one person's: its games are not rated" if hall.policy.local else
+               rated.why_unrated(kind, config) or rated.seats_why_unrated(kind, seat_kinds))
+        if why:
+            raise Refused(f"rated: {why}")
+        config["rated"] = True
     seats: List[StoredSeat] = []
     invites: List[Tuple[int, str]] = []
     player = hall.ensure_player(viewer)
@@ -169,6 +178,25 @@ def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) 
     if last:
         start_game(hall, room)
     viewer.send(wire.dumps(hall.hello(room, viewer)))
+    room.broadcast()
+    hall.lobby_changed()
+
+
+def bots_take_free_seats(hall: "Hall", room: Room) -> None:
+    """An 8 Player table whose creator let bots fill it: after the stated wait, the seats still free
+    (open or kept for an invite) become bots of the fast level and the game begins, if the bots'
+    capacity allows (else it is tried again at the next sweep)."""
+    try:
+        check_bot_room(hall, None)
+    except Refused:
+        return
+    for s in room.seats:
+        if s.kind in ("open", "invite"):
+            bot = StoredSeat(s.seat, "bot", None, f"{OWN_ENGINE}:fast", None)
+            hall.store.set_seat(room.id, bot)
+            room.seats[s.seat] = bot
+    room.table = make_table(room.kind, room.config, room.players(), room.id)
+    start_game(hall, room)
     room.broadcast()
     hall.lobby_changed()
 

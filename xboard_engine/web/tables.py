@@ -294,7 +294,13 @@ def check_eight_player_config(config: Dict[str, Any]) -> Dict[str, Any]:
         game = Game(mode, options)
     except (ValueError, RulesError) as error:
         raise Refused(str(error)) from None
-    return {"mode": mode, "options": game.options.as_dict(), "tc": tc, "seed": game.seed}
+    out = {"mode": mode, "options": game.options.as_dict(), "tc": tc, "seed": game.seed}
+    wait = config.get("botsAfter")
+    if wait not in (None, 0):
+        if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 10 <= wait <= 3600:
+            raise Refused("botsAfter: seconds (10 to 3600) before bots take the seats still free, or 0")
+        out["botsAfter"] = int(wait)
+    return out
 
 
 class EightPlayerTable(Table):

@@ -184,10 +184,22 @@ function renderStatusLine() {
   else if (s.status === "over") text = "Game over";
   else if (s.status === "aborted") text = "Aborted";
   else text = "Playing";
+  text += s.rated ? " · rated" : "";
   if (mine().length) text += ` — you play ${mine().map(seatLabelOf).join(", ")}`;
   else text += " — you are watching";
   text += ` · ${s.watchers} ${s.watchers === 1 ? "person" : "people"} here`;
   $("live-status").textContent = text;
+  renderRatingChanges();
+}
+
+// A rated game's end: each person's rating before and after ("White: 1500 → 1512 (+12)").
+function renderRatingChanges() {
+  const changes = room.state.ratingChanges;
+  const seats = changes && changes.seats ? Object.entries(changes.seats) : [];
+  $("rating-changes").textContent = seats.map(([seat, [before, after]]) => {
+    const d = after - before;
+    return `${seatLabelOf(parseInt(seat, 10))}: ${before} → ${after} (${d >= 0 ? "+" : ""}${d})`;
+  }).join(" · ") + (changes && changes.unrated ? `Not rated: ${changes.unrated}` : "");
 }
 
 function renderTakeButtons() {

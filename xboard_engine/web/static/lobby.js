@@ -5,7 +5,7 @@
 // text is only ever shown through textContent.
 "use strict";
 
-const lobby = { hello: null, view: null, seen: {} };
+const lobby = { hello: null, view: null, seen: {}, seeking: new Set() };
 
 const socket = liveSocket("/ws/lobby", {
   message: (msg) => {
@@ -13,6 +13,7 @@ const socket = liveSocket("/ws/lobby", {
     else if (msg.type === "lobby") { onLobby(msg); }
     else if (msg.type === "you") showYou(msg.you);
     else if (msg.type === "created") onCreated(msg);
+    else if (msg.type === "paired") onPaired(msg);
     else if (msg.type === "error") showMessage(msg.message);
   },
   lost: () => showMessage("Connection to the server lost; reconnecting…"),
@@ -48,6 +49,14 @@ function onCreated(msg) {
   location.href = msg.path;
 }
 
+// A seek of yours was matched: the game begins at once (a sound, an alert, then its page).
+function onPaired(msg) {
+  sound.play("alert");
+  alerts.notify("Opponent found: the game begins", msg.path);
+  document.body.dataset.paired = msg.gameId;
+  location.href = msg.path;
+}
+
 // A challenge of yours that someone took: a sound and an alert (and a notification if allowed).
 function onLobby(view) {
   const before = lobby.seen;
@@ -63,6 +72,7 @@ function onLobby(view) {
   }
   lobby.view = view;
   renderLists();
+  renderSeeks();
 }
 
 // ----------------------------------------------------------------- the lists
@@ -78,7 +88,7 @@ function clockWords(kind, tc) {
 }
 
 function gameWords(entry) {
-  return entry.kind === "eight" ? `8 Player Chess, ${entry.mode}` : entry.variant;
+  return (entry.kind === "eight" ? `8 Player Chess, ${entry.mode}` : entry.variant) + (entry.rated ? " · rated" : "");
 }
 
 function playersNode(entry) {
@@ -90,6 +100,10 @@ function playersNode(entry) {
     people.forEach((s, i) => { if (i) span.append(", "); span.append(playerLink(s.name, s.player), ` (${s.label})`); });
     for (const [kind, words] of [["open", "open"], ["invite", "invited"], ["bot", "bots"]]) {
       if (count(kind)) span.append(`${span.childNodes.length ? ", " : ""}${count(kind)} ${kind === "bot" && count(kind) === 1 ? "bot" : words}`);
+    }
+    if (entry.status === "open" && entry.botsAfter) {
+      const left = Math.max(0, Math.round(entry.created + entry.botsAfter - Date.now() / 1000));
+      span.append(` (bots fill it in ${left < 60 ? `${left} s` : `${Math.round(left / 60)} min`})`);
     }
     return span;
   }
@@ -200,6 +214,72 @@ function renderLists() {
   document.body.dataset.playing = String(v.playing.length);
 }
 
+// ----------------------------------------------------------------- quick pairing and seeks
+function seekKey(variant, tc, rated) { return `${variant} ${tc} ${rated ? "rated" : "casual"}`; }
+
+function myId() { return lobby.hello && lobby.hello.you ? lobby.hello.you.id : null; }
+
+function renderSeeks() {
+  const v = lobby.view, h = lobby.hello;
+  if (!v || !h || h.local) return;
+  const variant = $("quick-variant").value, rated = $("quick-rated").checked;
+  const mine = (v.seeks || []).filter((s) => s.player === myId());
+  const box = $("quick-buttons");
+  box.replaceChildren(...(v.quickClocks || []).map((tc) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "quick";
+    b.dataset.tc = tc;
+    const waiting = (v.seekCounts || {})[seekKey(variant, tc, rated)] || 0;
+    const own = mine.find((s) => s.variant === variant && s.tc === tc && s.rated === rated);
+    b.classList.toggle("on", !!own);
+    b.setAttribute("aria-pressed", own ? "true" : "false");
+    const big = document.createElement("strong");
+    big.textContent = tc;
+    const small = document.createElement("span");
+    small.textContent = own ? "looking…" : `${waiting} waiting`;
+    b.append(big, small);
+    b.onclick = () => {
+      showMessage("");
+      if (own) send({ type: "unseek", seek: own.id });
+      else {
+        const message = { type: "seek", variant, tc, rated };
+        const low = $("quick-min").value.trim(), high = $("quick-max").value.trim();
+        if (low) message.min = parseInt(low, 10);
+        if (high) message.max = parseInt(high, 10);
+        send(message);
+      }
+    };
+    return b;
+  }));
+  $("seek-count").textContent = v.seekCount ? `(${v.seekCount} looking)` : "";
+  const body = fillTable("seeks", v.seeks || [], 5, "Nobody is looking for a game now");
+  for (const s of v.seeks || []) {
+    const tr = document.createElement("tr");
+    tr.dataset.seek = s.id;
+    body.appendChild(tr);
+    cell(tr, playerLink(s.name, s.player));
+    cell(tr, `${s.rating}${s.provisional ? "?" : ""}`);
+    cell(tr, `${s.variant} · ${s.rated ? "rated" : "casual"}`);
+    cell(tr, clockWords("two", s.tc), "tc");
+    if (s.player === myId()) {
+      const b = document.createElement("button");
+      b.textContent = "Withdraw";
+      b.className = "cancel";
+      b.onclick = () => send({ type: "unseek", seek: s.id });
+      cell(tr, b);
+    } else {
+      const b = document.createElement("button");
+      b.textContent = "Play";
+      b.className = "join";
+      b.onclick = () => send({ type: "accept", seek: s.id });
+      cell(tr, b);
+    }
+  }
+  document.body.dataset.seeks = String((v.seeks || []).length);
+  document.body.dataset.mySeeks = String(mine.length);
+}
+
 // ----------------------------------------------------------------- the create form
 function kind() { return document.querySelector('input[name="kind"]:checked').value; }
 
@@ -227,6 +307,12 @@ function fillForm() {
   for (const radio of document.querySelectorAll('input[name="kind"]')) radio.onchange = updateForm;
   $("variant").onchange = updateForm;
   $("mode").onchange = updateForm;
+  $("rated-label").hidden = h.local;
+  $("bots-after-label").hidden = h.local;
+  $("quick").hidden = h.local;
+  $("quick-variant").replaceChildren(...h.variants.map((name) => new Option(name, name)));
+  $("quick-variant").onchange = renderSeeks;
+  $("quick-rated").onchange = renderSeeks;
   $("seat-hint").textContent = h.local
     ? "This is your own server: take as many seats as you like (hot-seat), or let engines play each other."
     : `A game with other people: one seat each. A challenge waits ${h.limits.challengeMinutes ? h.limits.challengeMinutes + " minutes" : "until taken"} ` +
@@ -324,9 +410,10 @@ function createMessage() {
     }
     seats.push(entry);
   }
+  const rated = !lobby.hello.local && $("rated").checked;
   if (two) {
     const message = { type: "create", kind: "two", variant: $("variant").value,
-                      tc: $("tc-custom").value.trim() || $("two-tc").value, seats };
+                      tc: $("tc-custom").value.trim() || $("two-tc").value, seats, rated };
     const number = $("number").value.trim();
     if (!$("number-label").hidden && number !== "") message.number = parseInt(number, 10);
     const start = $("start-text").value.trim();
@@ -344,7 +431,10 @@ function createMessage() {
     if (input.type === "checkbox") { if (input.checked) options[o.name] = true; }
     else if (input.value.trim()) options[o.name] = input.value.trim();
   }
-  return { type: "create", kind: "eight", mode, options, tc: $("eight-tc").value, seats };
+  const message = { type: "create", kind: "eight", mode, options, tc: $("eight-tc").value, seats, rated };
+  const wait = parseInt($("bots-after").value, 10);
+  if (wait && seats.some((s) => s.kind === "open" || s.kind === "invite")) message.botsAfter = wait;
+  return message;
 }
 
 function setup() {

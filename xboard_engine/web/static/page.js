@@ -76,6 +76,31 @@ function scrollIntoList(list, item) {
   else if (box.bottom > top + list.clientHeight) list.scrollTop += box.bottom - (top + list.clientHeight);
 }
 
+// Fill the table `id`'s body: a row per entry of `rows` (cells: text, or a node put in as it is);
+// `empty` in one cell across `columns` when there are none.
+function tableRows(id, rows, columns, empty) {
+  const body = $(id).querySelector("tbody");
+  body.replaceChildren();
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = columns;
+    td.className = "empty";
+    td.textContent = empty;
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  for (const cells of rows) {
+    const tr = document.createElement("tr");
+    for (const c of cells) {
+      const td = document.createElement("td");
+      if (c instanceof Node) td.appendChild(c); else td.textContent = String(c);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
 // A link to a player's page (their name as its text), or the name alone for a bot or no one.
 function playerLink(name, player) {
   if (player === null || player === undefined) { const span = document.createElement("span"); span.textContent = name; return span; }

@@ -1,30 +1,7 @@
-// A player's page (/p/ID): their name, results per variant (8 Player Chess per mode), the games
+// A player's page (/p/ID): their name, ratings (with a graph of each pool's history), results per variant (8 Player Chess per mode), the games
 // they play now and their finished games, each with its page and its PGN or record.  Games not
 // open to everyone are listed only to the player themselves.
 "use strict";
-
-function tableRows(id, rows, columns, empty) {
-  const body = $(id).querySelector("tbody");
-  body.replaceChildren();
-  if (!rows.length) {
-    const tr = document.createElement("tr");
-    const td = document.createElement("td");
-    td.colSpan = columns;
-    td.className = "empty";
-    td.textContent = empty;
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
-  for (const cells of rows) {
-    const tr = document.createElement("tr");
-    for (const c of cells) {
-      const td = document.createElement("td");
-      if (c instanceof Node) td.appendChild(c); else td.textContent = String(c);
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
-  }
-}
 
 function words(g) { return g.kind === "eight" ? `8 Player Chess, ${g.mode}` : g.variant; }
 
@@ -51,6 +28,45 @@ function outcome(g, data) {
   return (g.winners || []).some((w) => held.includes(w)) ? "won" : g.result || "";
 }
 
+function ratingText(r) { return `${r.rating}${r.provisional ? "?" : ""}`; }
+
+// The history of one pool as a line graph: time across, rating up; each point a game (its title
+// gives the date and rating).
+function drawHistory(points) {
+  const W = 600, H = 200, pad = 36;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-graph", role: "img" });
+  const low = Math.min(...points.map((p) => p.rating)) - 20, high = Math.max(...points.map((p) => p.rating)) + 20;
+  const x = (i) => pad + (points.length > 1 ? (i * (W - 2 * pad)) / (points.length - 1) : (W - 2 * pad) / 2);
+  const y = (r) => H - pad / 2 - ((r - low) * (H - pad)) / (high - low);
+  for (const r of [low + 20, high - 20]) {
+    el("line", { x1: pad, x2: W - pad / 2, y1: y(r), y2: y(r), stroke: "#555" }, svg);
+    el("text", { x: 2, y: y(r) + 4, fill: "#aaa", "font-size": 11 }, svg).textContent = String(Math.round(r));
+  }
+  el("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), fill: "none",
+                   stroke: "#6a8", "stroke-width": 2 }, svg);
+  points.forEach((p, i) => {
+    const dot = el("circle", { cx: x(i), cy: y(p.rating), r: 3, fill: "#9cf", "data-rating": p.rating }, svg);
+    el("title", {}, dot).textContent = `${new Date(p.at * 1000).toLocaleString()}: ${p.rating}`;
+  });
+  return svg;
+}
+
+function showHistory(data) {
+  const pools = data.ratings.map((r) => r.key).filter((k) => data.history.some((h) => h.key === k));
+  $("rating-graph-area").hidden = !pools.length;
+  if (!pools.length) return;
+  const select = $("graph-pool");
+  select.replaceChildren(...pools.map((k) => {
+    const o = document.createElement("option");
+    o.value = k;
+    o.textContent = data.ratings.find((r) => r.key === k).words;
+    return o;
+  }));
+  const draw = () => $("rating-graph").replaceChildren(drawHistory(data.history.filter((h) => h.key === select.value)));
+  select.onchange = draw;
+  draw();
+}
+
 async function load() {
   const id = location.pathname.split("/").pop();
   const response = await fetch(`/p/${id}.json`);
@@ -59,6 +75,8 @@ async function load() {
   document.title = `${data.name} — xboard-engine`;
   $("player-name").textContent = data.name + (data.you ? " (you)" : "");
   $("player-since").textContent = `Here since ${new Date(data.since * 1000).toLocaleDateString()}`;
+  tableRows("ratings", data.ratings.map((r) => [r.words, ratingText(r), r.games]), 3, "No rated games yet");
+  showHistory(data);
   tableRows("results", Object.entries(data.results).map(([name, r]) => [name, r.played, r.won, r.drawn, r.lost]), 5,
             "No finished games yet");
   tableRows("player-playing", data.playing.map((g) => [words(g), g.tc || "", players(g), gameLink(g, g.status === "open" ? "Open" : "Watch")]),

@@ -1,0 +1,155 @@
+"""Rated games on the server: which games count, what a finished game changes, and how ratings are
+shown.  The numbers come from ``ratings`` (Glicko-2 for two-player variants, OpenSkill for 8 Player
+Chess); the new ratings are written by the store in the same commit as the game's last action.
+
+A two-player game is rated when its challenge said so, two different people played it (never a
+bot, never someone against themselves), it began from the variant's own setup, it has a clock,
+and each side made a move (an earlier end is as good as an abort).  An 8 Player Chess game is
+rated when its challenge said so and at least two people on different sides played it; bots'
+seats are left out of the standing (each side is rated by its people), and a side held by one
+person on several seats counts once."""
+import time
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+from . import ratings
+from .store import StoredRating
+
+if TYPE_CHECKING:
+    from .room import Room
+    from .store import Store
+
+DAY = 86400.0
+
+
+def pool_key(kind: str, config: Dict[str, Any]) -> str:
+    """The rating pool of a game: "two:VARIANT" or "eight:MODE"."""
+    if kind == "two":
+        return f"two:{config.get('variant', 'normal')}"
+    return f"eight:{config.get('mode', 'singles')}"
+
+
+def pool_words(key: str) -> str:
+    kind, _, name = key.partition(":")
+    return name if kind == "two" else f"8 Player Chess, {name}"
+
+
+def why_unrated(kind: str, config: Dict[str, Any]) -> Optional[str]:
+    """Why a challenge with these settings cannot be rated (None: it can)."""
+    if kind == "two":
+        if config.get("fen") or config.get("moves"):
+            return "a game from a set position cannot be rated"
+        tc = str(config.get("tc", "none"))
+        if tc == "none" or tc.startswith(("st=", "depth=")):
+            return "a rated game needs a clock (minutes + increment)"
+    return None
+
+
+def seats_why_unrated(kind: str, seat_kinds: List[str]) -> Optional[str]:
+    """Why a challenge with these seats cannot be rated: a rated game is played between people (and
+    8 Player Chess needs the openskill package)."""
+    people = [k for k in seat_kinds if k in ("me", "open", "invite")]
+    if kind == "two" and ("bot" in seat_kinds or seat_kinds.count("me") > 1):
+        return "a rated game is between two people (games against bots are never rated)"
+    if kind == "eight" and (seat_kinds.count("me") > 1 or len(people) < 2):
+        return "a rated 8 Player Chess game needs at least two people, one seat each"
+    if kind == "eight" and not ratings.multiplayer_available():
+        return "8 Player Chess ratings need the openskill package on the server (pip install openskill)"
+    return None
+
+
+def current(store: "Store", player_id: int, key: str, now: float) -> StoredRating:
+    """A player's rating in a pool as it stands now (a new player's if they have none); a Glicko
+    deviation grown by the days since their last rated game."""
+    r = store.rating(player_id, key)
+    if r is None:
+        g, s = ratings.Glicko(), ratings.Skill()
+        shown = g.rating if key.startswith("two:") else float(ratings.skill_shown(s))
+        return StoredRating(player_id, key, shown, g.deviation, g.volatility, s.mu, s.sigma, 0, now)
+    if key.startswith("two:"):
+        g = ratings.aged(ratings.Glicko(r.rating, r.deviation, r.volatility), max(0.0, now - r.updated) / DAY)
+        return r._replace(deviation=g.deviation)
+    return r
+
+
+def provisional(r: StoredRating) -> bool:
+    if r.key.startswith("two:"):
+        return ratings.provisional(ratings.Glicko(r.rating, r.deviation, r.volatility))
+    return ratings.skill_provisional(ratings.Skill(r.mu, r.sigma))
+
+
+def shown(r: StoredRating) -> Dict[str, Any]:
+    """What pages show of a rating: the number, whether it is provisional, games played."""
+    return {"rating": int(round(r.rating)), "provisional": provisional(r), "games": r.games,
+            "deviation": round(r.deviation, 1)}
+
+
+def game_changes(store: "Store", room: "Room", result: Dict[str, Any]) -> Tuple[List[StoredRating], Dict[str, Any]]:
+    """The rating changes a game's end makes (empty if it is not rated) and what the result keeps
+    of them: ``{"key", "seats": {seat: [before, after]}}`` (or ``{"unrated": why}``)."""
+    if not room.config.get("rated"):
+        return [], {}
+    now = time.time()
+    key = pool_key(room.kind, room.config)
+    if room.kind == "two":
+        return _two(store, room, result, key, now)
+    return _eight(store, room, result, key, now)
+
+
+def _two(store: "Store", room: "Room", result: Dict[str, Any], key: str,
+         now: float) -> Tuple[List[StoredRating], Dict[str, Any]]:
+    white, black = room.seats
+    text = result.get("result")
+    if white.kind != "player" or black.kind != "player" or white.player_id == black.player_id:
+        return [], {"unrated": "not two people"}
+    if not {0, 1} <= room.moved:
+        return [], {"unrated": "the game ended before each side moved"}
+    score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(text)
+    if score is None:
+        return [], {"unrated": "no result"}
+    before = [current(store, s.player_id, key, now) for s in (white, black)]
+    glickos = [ratings.Glicko(r.rating, r.deviation, r.volatility) for r in before]
+    new_white, new_black = ratings.rate_game(glickos[0], glickos[1], score)
+    after = [r._replace(rating=g.rating, deviation=g.deviation, volatility=g.volatility, games=r.games + 1, updated=now)
+             for r, g in zip(before, (new_white, new_black))]
+    return after, {"key": key, "seats": {str(i): [round(b.rating), round(a.rating)] for i, (b, a) in
+                                         enumerate(zip(before, after))}}
+
+
+def _eight(store: "Store", room: "Room", result: Dict[str, Any], key: str,
+           now: float) -> Tuple[List[StoredRating], Dict[str, Any]]:
+    seats = room.seats
+    scores = result.get("scores") or [0] * len(seats)
+    ranks = ratings.standing_ranks(scores, result.get("winners") or [], bool(result.get("draw")))
+    # Sides: a team (Pairs, Teams) or a seat; each side's people and its best rank.
+    sides: Dict[Any, Dict[str, Any]] = {}
+    for s in seats:
+        team = room.table.team_of(s.seat)
+        side = sides.setdefault(("team", team) if team is not None else ("seat", s.seat), {"people": [], "rank": 99})
+        side["rank"] = min(side["rank"], ranks[s.seat])
+        if s.kind == "player" and s.player_id not in side["people"]:
+            side["people"].append(s.player_id)
+    rated = [side for side in sides.values() if side["people"]]
+    everyone = [p for side in rated for p in side["people"]]
+    if len(rated) < 2 or len(set(everyone)) != len(everyone):
+        return [], {"unrated": "fewer than two sides of people (or one person on two sides)"}
+    # A person holding several seats of one side counts once, at the side's place.
+    order = sorted({side["rank"] for side in rated})
+    places = [order.index(side["rank"]) + 1 for side in rated]
+    before = {p: current(store, p, key, now) for p in everyone}
+    teams = [[ratings.Skill(before[p].mu, before[p].sigma) for p in side["people"]] for side in rated]
+    try:
+        new = ratings.rate_standing(teams, places)
+    except ratings.RatingUnavailable as error:
+        return [], {"unrated": str(error)}
+    after: List[StoredRating] = []
+    kept: Dict[str, List[int]] = {}
+    for side, skills in zip(rated, new):
+        for p, skill in zip(side["people"], skills):
+            r = before[p]._replace(mu=skill.mu, sigma=skill.sigma, rating=float(ratings.skill_shown(skill)),
+                                   deviation=skill.sigma, games=before[p].games + 1, updated=now)
+            after.append(r)
+    for s in seats:
+        if s.kind == "player" and s.player_id in before:
+            a = next(r for r in after if r.player_id == s.player_id)
+            kept[str(s.seat)] = [round(before[s.player_id].rating), round(a.rating)]
+    return after, {"key": key, "seats": kept}

@@ -1,0 +1,169 @@
+"""Seeks: "I want a game of this variant at this clock, rated or casual, against someone rated
+between these numbers".  A seek is matched at once with the oldest compatible seek waiting, and
+the two people's game begins (colours drawn at random); else it waits in the lobby, where anyone
+may take it, until its page closes or its owner withdraws it.  A person has at most
+``MAX_SEEKS`` seeks waiting (a seek like one they have replaces it) and never meets themselves.
+Seeks live in memory only: a seek is a person waiting at a page, and a restart closes the page."""
+import itertools
+import random
+import time
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Tuple
+
+from . import rated, wire
+from .room import Viewer
+from .store import StoredSeat
+from .tables import Refused, check_two_player_config
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+MAX_SEEKS = 3
+# The quick-pairing buttons' clocks (seconds + increment): the lobby shows how many wait for each.
+QUICK_CLOCKS = ["60+0", "180+2", "300+3", "600+5", "900+10", "1800+20"]
+_numbers = itertools.count(1)
+
+
+class Seek(NamedTuple):
+    id: str
+    viewer: Viewer              # the lobby page that waits (the seek ends when it closes)
+    player_id: int
+    name: str
+    variant: str
+    tc: str
+    rated: bool
+    low: Optional[int]          # the opponent's rating at least / at most (None: any)
+    high: Optional[int]
+    rating: int                 # the seeker's rating in the variant now
+    provisional: bool
+    created: float
+
+    def pool(self) -> Tuple[str, str, bool]:
+        return self.variant, self.tc, self.rated
+
+    def accepts(self, rating: int) -> bool:
+        return (self.low is None or rating >= self.low) and (self.high is None or rating <= self.high)
+
+
+def _bound(value: Any, what: str) -> Optional[int]:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 4000:
+        raise Refused(f"{what}: a rating from 0 to 4000, or nothing")
+    return int(value)
+
+
+def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+    """A new seek from the lobby: paired now if a compatible one waits, else added to the lobby."""
+    if hall.policy.local:
+        raise Refused("this server is one person's: create a game instead")
+    config = check_two_player_config({"variant": data.get("variant", "normal"), "tc": data.get("tc", "300+3")})
+    is_rated = data.get("rated", False)
+    if not isinstance(is_rated, bool):
+        raise Refused("rated: true or false")
+    if config["tc"] == "none" or config["tc"].startswith(("st=", "depth=")):
+        raise Refused("a seek needs a clock (minutes + increment)")
+    if "/" in config["tc"]:
+        raise Refused("a seek's clock is seconds + increment, e.g. 300+3")
+    low, high = _bound(data.get("min"), "min"), _bound(data.get("max"), "max")
+    if low is not None and high is not None and low > high:
+        raise Refused("min is above max: no one could match")
+    player = hall.ensure_player(viewer)
+    from .seating import unfinished
+    if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
+        raise Refused("you have too many unfinished games: finish, resign or cancel some first")
+    now = time.time()
+    key = rated.pool_key("two", config)
+    mine = rated.current(hall.store, player["id"], key, now)
+    new = Seek(f"s{next(_numbers)}", viewer, player["id"], player["name"], config["variant"], config["tc"],
+               bool(is_rated), low, high, int(round(mine.rating)), rated.provisional(mine), now)
+    partner = next((s for s in hall.seeks if _compatible(s, new)), None)
+    if partner is not None:
+        _pair(hall, partner, new)
+        return
+    same = [s for s in hall.seeks if s.player_id == new.player_id]
+    for old in same:
+        if old.pool() == new.pool():
+            hall.seeks.remove(old)
+            same.remove(old)
+            break
+    if len(same) >= MAX_SEEKS:
+        raise Refused(f"you have {len(same)} seeks waiting (at most {MAX_SEEKS}): withdraw one first")
+    hall.seeks.append(new)
+    viewer.send(wire.dumps({"type": "seeking", "seek": new.id}))
+    hall.lobby_changed()
+
+
+def _compatible(waiting: Seek, new: Seek) -> bool:
+    return (waiting.pool() == new.pool() and waiting.player_id != new.player_id
+            and waiting.accepts(new.rating) and new.accepts(waiting.rating))
+
+
+def accept(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+    """Take a seek shown in the lobby: a seek of the same kind with no rating range, paired at once."""
+    target = next((s for s in hall.seeks if s.id == data.get("seek")), None)
+    if target is None:
+        raise Refused("that seek is gone (taken or withdrawn)")
+    player = hall.ensure_player(viewer)
+    if target.player_id == player["id"]:
+        raise Refused("that seek is yours")
+    key = rated.pool_key("two", {"variant": target.variant})
+    mine = rated.current(hall.store, player["id"], key, time.time())
+    if not target.accepts(int(round(mine.rating))):
+        raise Refused(f"that seek wants an opponent rated {target.low or 0}-{target.high or '…'}")
+    seek(hall, viewer, {"variant": target.variant, "tc": target.tc, "rated": target.rated})
+
+
+def withdraw(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+    """Withdraw one of your seeks (``seek``: its id), or all of them (no id)."""
+    wanted = data.get("seek")
+    gone = [s for s in hall.seeks if s.player_id == viewer.player_id and (wanted is None or s.id == wanted)]
+    if wanted is not None and not gone:
+        raise Refused("no such seek of yours")
+    for s in gone:
+        hall.seeks.remove(s)
+    if gone:
+        hall.lobby_changed()
+
+
+def page_closed(hall: "Hall", viewer: Viewer) -> None:
+    """A lobby page closed: its seeks go with it."""
+    before = len(hall.seeks)
+    hall.seeks[:] = [s for s in hall.seeks if s.viewer is not viewer]
+    if len(hall.seeks) != before:
+        hall.lobby_changed()
+
+
+def _pair(hall: "Hall", waiting: Seek, new: Seek) -> None:
+    """The two seekers' game, begun now; both pages are sent to it."""
+    from .seating import start_game
+    hall.seeks.remove(waiting)
+    for s in [s for s in hall.seeks if s.player_id in (waiting.player_id, new.player_id) and s.pool() == new.pool()]:
+        hall.seeks.remove(s)
+    config = check_two_player_config({"variant": new.variant, "tc": new.tc})
+    if new.rated:
+        config["rated"] = True
+    config["seek"] = True
+    people = [waiting, new]
+    random.shuffle(people)
+    seats = [StoredSeat(i, "player", s.player_id, None, None) for i, s in enumerate(people)]
+    stored = hall.store.add_game("two", config, seats, None, True)
+    room = hall.room(stored.id)
+    assert room is not None
+    room.names = {s.player_id: s.name for s in people}
+    start_game(hall, room)
+    message = wire.dumps({"type": "paired", "gameId": room.slug, "path": f"/g/{room.slug}"})
+    for s in people:
+        s.viewer.send(message)
+    hall.lobby_changed()
+
+
+def lobby_part(hall: "Hall") -> Dict[str, Any]:
+    """What the lobby shows of the seeks: each waiting seek, and how many wait per variant and clock."""
+    counts: Dict[str, int] = {}
+    for s in hall.seeks:
+        k = f"{s.variant} {s.tc} {'rated' if s.rated else 'casual'}"
+        counts[k] = counts.get(k, 0) + 1
+    return {"seeks": [{"id": s.id, "player": s.player_id, "name": s.name, "rating": s.rating,
+                       "provisional": s.provisional, "variant": s.variant, "tc": s.tc, "rated": s.rated,
+                       "min": s.low, "max": s.high} for s in hall.seeks[:100]],
+            "seekCount": len(hall.seeks), "seekCounts": counts, "quickClocks": QUICK_CLOCKS}
