@@ -3,7 +3,7 @@ end of an away player's grace time, a first move not made in time), the bots' an
 engines' moves, and the lines they think aloud."""
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ..errors import RulesError
 from ..score import Score
@@ -15,6 +15,8 @@ from .tables import TWO_LEVELS, Refused
 
 if TYPE_CHECKING:
     from .hall import Hall
+
+FIRST_MOVE_IN_TOURNAMENTS = 30.0     # a tournament game's first-move limit on a server that has none
 
 
 def next_turn(hall: "Hall", room: Room) -> None:
@@ -53,9 +55,10 @@ def arm(hall: "Hall", room: Room) -> None:
 def first_move_deadline(hall: "Hall", room: Room) -> Optional[float]:
     """When the game is aborted if the person to move makes no first move (None: no such limit)."""
     seat = room.table.seat_to_move()
-    if not hall.policy.first_move or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
+    limit = hall.policy.first_move or (FIRST_MOVE_IN_TOURNAMENTS if room.config.get("tournament") else 0.0)
+    if not limit or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
         return None
-    return room.turn_since + hall.policy.first_move
+    return room.turn_since + limit
 
 
 def away_seats(room: Room) -> List[Tuple[int, float]]:
@@ -89,7 +92,7 @@ def _on_timer(hall: "Hall", room: Room) -> None:
     if deadline is not None and now >= deadline:
         seat = room.table.seat_to_move()
         end_without_result(hall, room, f"{room.table.seat_labels[seat]} made no first move within "
-                                       f"{hall.policy.first_move:g} s: the game is aborted")
+                                       f"{deadline - room.turn_since:g} s: the game is aborted", absent=seat)
         return
     for away, since in away_seats(room):
         if now - since >= hall.grace:
@@ -111,15 +114,18 @@ def check_claim(hall: "Hall", room: Room, seat: int) -> None:
         raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {hall.grace:.0f} s")
 
 
-def end_without_result(hall: "Hall", room: Room, reason: str) -> None:
+def end_without_result(hall: "Hall", room: Room, reason: str, absent: Optional[int] = None) -> None:
     """The game ends unplayed or aborted: no result, no winner; seats still free or kept for an
-    invite are closed (their links no longer work)."""
+    invite are closed (their links no longer work).  ``absent``: the seat that made no first move
+    (a tournament counts the game lost for it)."""
     closed = [s._replace(kind="closed", invite_hash=None) if s.kind in ("open", "invite") else s for s in room.seats]
     for old, new in zip(room.seats, closed):
         if old is not new:
             hall.store.set_seat(room.id, new)
     room.seats = closed
-    result = {"reason": reason, "aborted": True}
+    result: Dict[str, Any] = {"reason": reason, "aborted": True}
+    if absent is not None:
+        result["absent"] = absent
     hall.store.set_status(room.id, "aborted", result)
     room.status, room.result = "aborted", result
     if room.timer:
@@ -128,6 +134,7 @@ def end_without_result(hall: "Hall", room: Room, reason: str) -> None:
     room.thinking = None
     let_engines_go(hall, room)
     room.broadcast()
+    hall.game_over(room)
     hall.lobby_changed()
 
 

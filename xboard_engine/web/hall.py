@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set
 
 from ..errors import RulesError
 from ..match.engines import EngineConfig
-from . import course, names, offers, rated, seating, seeks, talk, wire
+from . import course, names, offers, rated, seating, seeks, talk, tournaments, wire
 from .bots import BotPool
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
@@ -50,6 +50,7 @@ class Hall:
         self.slugs: Dict[str, int] = {}                        # the addresses of the rooms in memory
         self.lobby_viewers: Set[Viewer] = set()
         self.seeks: List[Any] = []                              # seeks.Seek waiting, the oldest first
+        self.tournaments: Dict[int, Any] = {}                   # tournaments.Tournament not over, and viewed ones
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
         self.stopping = False
@@ -159,8 +160,29 @@ class Hall:
         room.names = self.store.player_names(owners)
         return room
 
+    def tournament_at(self, slug: Any) -> Optional[Any]:
+        """The tournament at ``/t/SLUG`` (a finished one is read from the store); None if none."""
+        if not isinstance(slug, str) or not 4 <= len(slug) <= 32:
+            return None
+        for t in self.tournaments.values():
+            if t.slug == slug:
+                return t
+        tid = self.store.tournament_id(slug)
+        stored = self.store.tournament(tid) if tid is not None else None
+        if stored is None:
+            return None
+        t = tournaments.Tournament(stored, self.store.entrants(tid), self.store.tournament_games(tid))
+        self.tournaments[tid] = t
+        return t
+
+    def game_over(self, room: Room) -> None:
+        """A game has ended (with a result or aborted): a tournament's next pairings follow."""
+        if room.config.get("tournament"):
+            tournaments.game_ended(self, room)
+
     def resume(self) -> int:
         """After a start: every unfinished game back in memory, clocks and bots going.  The count."""
+        tournaments.load(self)
         count = 0
         for status in ("open", "playing"):
             for stored in self.store.games(status, limit=100000):
@@ -194,6 +216,15 @@ class Hall:
         rebuilt from the store when someone does)."""
         minutes = self.policy.challenge_minutes
         now = time.time()
+        for t in list(self.tournaments.values()):
+            if t.status in ("waiting", "running"):
+                before = (t.status, len(t.games), len(t.byes))
+                tournaments.advance(self, t)
+                if (t.status, len(t.games), len(t.byes)) != before:
+                    tournaments.broadcast(self, t)
+                    self.lobby_changed()
+            elif not t.viewers:
+                del self.tournaments[t.id]
         for room in list(self.rooms.values()):
             wait = room.config.get("botsAfter") if room.kind == "eight" else None
             if room.status == "open" and wait and now - room.created >= wait:
@@ -224,6 +255,8 @@ class Hall:
         if room is None:
             self.lobby_viewers.discard(viewer)
             seeks.page_closed(self, viewer)
+            for t in self.tournaments.values():
+                t.viewers.discard(viewer)
             return
         room.viewers.discard(viewer)
         viewer.room = None
@@ -339,6 +372,7 @@ class Hall:
         room.broadcast()
         course.next_turn(self, room)
         if status:
+            self.game_over(room)
             self.lobby_changed()
 
     # ----------------------------------------------------------------- engines' lines

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..variant import get_variant, variant_names
-from . import rated, seeks
+from . import rated, seeks, tournaments
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from .hall import Hall
 from .room import Room, Viewer
@@ -93,7 +93,8 @@ def lobby_view(hall: Hall) -> Dict[str, Any]:
     return {"type": "lobby", "challenges": [_room_entry(hall, r) for r in challenges[:SHOWN]],
             "challengeCount": len(challenges),
             "playing": [_room_entry(hall, r) for r in playing[:SHOWN]], "playingCount": len(playing),
-            "finished": [entry(hall, g) for g in finished], **seeks.lobby_part(hall)}
+            "finished": [entry(hall, g) for g in finished], "tournaments": tournaments.lobby_part(hall),
+            **seeks.lobby_part(hall)}
 
 
 def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:

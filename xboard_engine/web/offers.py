@@ -117,6 +117,8 @@ def rematch(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> N
     this one has asked."""
     if room.status != "over":
         raise Refused("a rematch follows a finished game")
+    if room.config.get("tournament"):
+        raise Refused("a tournament pairs its own games: no rematch")
     if room.next_game:
         raise Refused("the rematch has been made: it is at /g/" + room.next_game)
     if not room.owned_by(viewer.player_id):
@@ -149,6 +151,8 @@ def abort(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> Non
     owned = room.owned_by(viewer.player_id)
     if not owned:
         raise Refused("you do not play in this game (watchers cannot act)")
+    if room.config.get("tournament"):
+        raise Refused("a tournament game cannot be aborted: move, or resign")
     if not set(owned) & set(room.abortable()):
         raise Refused("you have made your first move: the game can no longer be aborted (resign instead)")
     name = room.name_of(room.seats[owned[0]])

@@ -151,7 +151,7 @@ class Room:
     def abortable(self) -> List[int]:
         """The seats whose players may still abort the game (those who have not moved yet, while
         some person has not made a first move)."""
-        if self.status != "playing" or self.table.over:
+        if self.status != "playing" or self.table.over or self.config.get("tournament"):
             return []
         waiting = [s.seat for s in self.seats if s.kind == "player" and s.seat not in self.moved]
         return waiting

@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from . import seeks, wire
+from . import seeks, tournaments, wire
 from .hall import Hall
 from .lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from .pictures import add_picture_routes
@@ -158,7 +158,38 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             return web.json_response({"error": "no such rating pool"}, status=404)
         return web.json_response(leaderboards(hall, key), dumps=wire.dumps)
 
-    async def socket(request: web.Request, room: Optional[Room]) -> web.StreamResponse:
+    async def tournament_html(request: web.Request) -> web.Response:
+        if hall.tournament_at(request.match_info["slug"]) is None:
+            return not_found("There is no tournament at this address.")
+        return page("tournament.html")
+
+    async def tournament_socket(request: web.Request) -> web.StreamResponse:
+        t = hall.tournament_at(request.match_info["slug"])
+        if t is None:
+            return web.Response(status=404, text="no such tournament\n")
+        return await socket(request, None, t)
+
+    def tournament_message(viewer: Viewer, t: Any, text: str) -> None:
+        try:
+            if not viewer.messages.allow():
+                viewer.refusals += 1
+                raise wire.BadMessage("too many messages: slow down")
+            data = wire.parse(text)
+            if data["type"] == "join":
+                tournaments.join(hall, viewer, t)
+            elif data["type"] == "withdraw":
+                tournaments.withdraw(hall, viewer, t)
+            elif data["type"] == "start":
+                tournaments.start_now(hall, viewer, t)
+            elif data["type"] == "name":
+                hall.rename(viewer, data.get("name"))
+                viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
+            else:
+                raise wire.BadMessage(f"unknown message type {data['type']!r}")
+        except (wire.BadMessage, Refused) as error:
+            viewer.send(wire.dumps({"type": "error", "message": str(error)}))
+
+    async def socket(request: web.Request, room: Optional[Room], tournament: Any = None) -> web.StreamResponse:
         if gate.foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
         address = gate.address(request)
@@ -198,6 +229,9 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             hall.identify(viewer)
             if room is not None:
                 hall.join(viewer, room)
+            elif tournament is not None:
+                tournament.viewers.add(viewer)
+                send(wire.dumps(tournaments.view(hall, tournament, viewer)))
             else:
                 hall.lobby_viewers.add(viewer)
                 send(wire.dumps(lobby_hello(hall, viewer)))
@@ -206,6 +240,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 if msg.type == WSMsgType.TEXT:
                     if room is not None:
                         await hall.handle(viewer, msg.data)
+                    elif tournament is not None:
+                        tournament_message(viewer, tournament, msg.data)
                     else:
                         lobby_message(viewer, msg.data)
                     if viewer.refusals > MAX_REFUSALS:
@@ -240,6 +276,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 seeks.accept(hall, viewer, data)
             elif data["type"] == "unseek":
                 seeks.withdraw(hall, viewer, data)
+            elif data["type"] == "tournament":
+                viewer.send(wire.dumps(tournaments.create(hall, viewer, data)))
             elif data["type"] == "cancel":
                 room = hall.room_at(data.get("gameId"))
                 if room is None:
@@ -294,6 +332,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     app.router.add_get(f"/g/{SLUG}.txt", record)
     app.router.add_get("/p/{id:[0-9]{1,12}}", player_html)
     app.router.add_get("/p/{id:[0-9]{1,12}}.json", player_data)
+    app.router.add_get(f"/t/{SLUG}", tournament_html)
+    app.router.add_get(f"/ws/t/{SLUG}", tournament_socket)
     app.router.add_get("/leaderboard", leaders_html)
     app.router.add_get("/leaderboard.json", leaders_data)
     app.router.add_get("/ws/lobby", lobby_socket)

@@ -6,7 +6,8 @@ committed before the method returns, so a move the server acknowledges is on dis
 Schema versions: 1 (the first live server), 2 (games have an unguessable address, a creator and a
 listed flag; seats keep the name their player had when the game began; player names have a unique
 look-alike key; a game may be ``aborted``), 3 (ratings: each player's rating per variant or 8 Player
-Chess mode and its history, written with the game's last action).  An older database is brought up
+Chess mode and its history, written with the game's last action; tournaments, their entrants, and
+their rounds' games and byes).  An older database is brought up
 to date when opened."""
 import json
 import secrets
@@ -78,6 +79,25 @@ class RatingPoint(NamedTuple):
     deviation: float
 
 
+class StoredTournament(NamedTuple):
+    id: int
+    slug: str                   # its public address (/t/SLUG)
+    kind: str                   # "arena", "swiss" or "eight" (8 Player Chess rounds)
+    config: Dict[str, Any]      # variant or mode, clock, rated, minutes or rounds, name
+    creator: Optional[int]
+    status: str                 # "waiting" (before its start), "running", "over", "cancelled"
+    starts: float               # wall-clock time it begins
+    created: float
+    ended: Optional[float]
+
+
+class Entrant(NamedTuple):
+    player_id: int
+    name: str                   # the name when they joined
+    joined: float
+    withdrawn: bool
+
+
 class ChatLine(NamedTuple):
     id: int
     game_id: int
@@ -111,6 +131,26 @@ class Store:
         commit, so a game is never over without its rating change or rated twice)."""
         raise NotImplementedError
     def rating(self, player_id: int, key: str) -> Optional[StoredRating]: raise NotImplementedError
+    def add_tournament(self, kind: str, config: Dict[str, Any], creator: int, starts: float) -> StoredTournament:
+        raise NotImplementedError
+    def set_tournament_status(self, tournament_id: int, status: str, ended: Optional[float] = None) -> None:
+        raise NotImplementedError
+    def set_tournament_start(self, tournament_id: int, starts: float) -> None: raise NotImplementedError
+    def tournament(self, tournament_id: int) -> Optional[StoredTournament]: raise NotImplementedError
+    def tournament_id(self, slug: str) -> Optional[int]: raise NotImplementedError
+    def tournaments(self, statuses: List[str], limit: int = 100) -> List[StoredTournament]:
+        """Tournaments of these statuses, the latest start first."""
+        raise NotImplementedError
+    def set_entrant(self, tournament_id: int, entrant: Entrant) -> None: raise NotImplementedError
+    def entrants(self, tournament_id: int) -> List[Entrant]: raise NotImplementedError
+    def add_round(self, tournament_id: int, round_number: int, games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]],
+                  byes: List[int]) -> List[StoredGame]:
+        """A round's (or an arena pairing's) games, begun ("playing", seats named), and its byes: one
+        commit, so a round is never half made."""
+        raise NotImplementedError
+    def tournament_games(self, tournament_id: int) -> List[Tuple[int, Optional[StoredGame], List[StoredSeat], Optional[int]]]:
+        """(round, game, seats, None) per game and (round, None, [], player) per bye, by round."""
+        raise NotImplementedError
     def ratings_of(self, player_id: int) -> List[StoredRating]: raise NotImplementedError
     def rating_history(self, player_id: int, limit: int = 2000) -> List[RatingPoint]: raise NotImplementedError
     def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
@@ -161,6 +201,14 @@ CREATE TABLE IF NOT EXISTS ratings (player_id INTEGER NOT NULL, key TEXT NOT NUL
     deviation REAL NOT NULL, volatility REAL NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
     games INTEGER NOT NULL, updated REAL NOT NULL, PRIMARY KEY (player_id, key));
 CREATE INDEX IF NOT EXISTS ratings_by_pool ON ratings (key, rating);
+CREATE TABLE IF NOT EXISTS tournaments (id INTEGER PRIMARY KEY, slug TEXT UNIQUE NOT NULL, kind TEXT NOT NULL,
+    config TEXT NOT NULL, creator INTEGER, status TEXT NOT NULL, starts REAL NOT NULL, created REAL NOT NULL,
+    ended REAL);
+CREATE TABLE IF NOT EXISTS entrants (tournament_id INTEGER NOT NULL, player_id INTEGER NOT NULL, name TEXT NOT NULL,
+    joined REAL NOT NULL, withdrawn INTEGER NOT NULL, PRIMARY KEY (tournament_id, player_id));
+CREATE TABLE IF NOT EXISTS tournament_games (tournament_id INTEGER NOT NULL, round INTEGER NOT NULL, game_id INTEGER,
+    bye INTEGER);
+CREATE INDEX IF NOT EXISTS tournament_games_by_tournament ON tournament_games (tournament_id, round);
 CREATE TABLE IF NOT EXISTS rating_history (player_id INTEGER NOT NULL, key TEXT NOT NULL, game_id INTEGER NOT NULL,
     at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
 """
@@ -170,6 +218,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS games_by_slug ON games (slug);
 CREATE UNIQUE INDEX IF NOT EXISTS players_by_name ON players (name_key);
 CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id, game_id);
 """
+_TOURNAMENT_COLUMNS = "id, slug, kind, config, creator, status, starts, created, ended"
 _GAME_COLUMNS = "id, kind, config, status, created, result, paused_clocks, paused_after, slug, creator, listed"
 
 
@@ -299,27 +348,103 @@ class SqliteStore(Store):
     # ----------------------------------------------------------------- games
     def add_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
                  listed: bool, status: str = "open") -> StoredGame:
-        created = time.time()
+        return self._in_transaction(lambda: self._insert_game(kind, config, seats, creator, listed, status))
+
+    def _in_transaction(self, work: Any) -> Any:
         try:
             self._run("BEGIN IMMEDIATE")
             try:
-                while True:
-                    slug = new_slug()
-                    if not self._read("SELECT 1 FROM games WHERE slug=?", (slug,)):
-                        break
-                game_id = self._run("INSERT INTO games (kind, config, status, created, slug, creator, listed) "
-                                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                    (kind, json.dumps(config), status, created, slug, creator, int(listed)))
-                for s in seats:
-                    self._run("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash, s.name))
+                out = work()
                 self._run("COMMIT")
             except BaseException:
                 self._run("ROLLBACK")
                 raise
         except sqlite3.Error as error:
             raise StoreError(f"database write failed: {error}") from None
+        return out
+
+    def _insert_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
+                     listed: bool, status: str) -> StoredGame:
+        created = time.time()
+        while True:
+            slug = new_slug()
+            if not self._read("SELECT 1 FROM games WHERE slug=?", (slug,)):
+                break
+        game_id = self._run("INSERT INTO games (kind, config, status, created, slug, creator, listed) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (kind, json.dumps(config), status, created, slug, creator, int(listed)))
+        for s in seats:
+            self._run("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash, s.name))
         return StoredGame(game_id, kind, config, status, created, None, None, slug, creator, listed)
+
+    # ----------------------------------------------------------------- tournaments
+    def add_tournament(self, kind: str, config: Dict[str, Any], creator: int, starts: float) -> StoredTournament:
+        def work() -> StoredTournament:
+            while True:
+                slug = new_slug()
+                if not self._read("SELECT 1 FROM tournaments WHERE slug=?", (slug,)):
+                    break
+            created = time.time()
+            tid = self._run("INSERT INTO tournaments (slug, kind, config, creator, status, starts, created) "
+                            "VALUES (?, ?, ?, ?, 'waiting', ?, ?)", (slug, kind, json.dumps(config), creator, starts, created))
+            return StoredTournament(tid, slug, kind, config, creator, "waiting", starts, created, None)
+        return self._in_transaction(work)
+
+    def set_tournament_status(self, tournament_id: int, status: str, ended: Optional[float] = None) -> None:
+        self._write([("UPDATE tournaments SET status=?, ended=? WHERE id=?", (status, ended, tournament_id))])
+
+    def set_tournament_start(self, tournament_id: int, starts: float) -> None:
+        self._write([("UPDATE tournaments SET starts=? WHERE id=?", (starts, tournament_id))])
+
+    def _tournament(self, row: tuple) -> StoredTournament:
+        tid, slug, kind, config, creator, status, starts, created, ended = row
+        return StoredTournament(tid, slug, kind, json.loads(config), creator, status, starts, created, ended)
+
+    def tournament(self, tournament_id: int) -> Optional[StoredTournament]:
+        rows = self._read(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id=?", (tournament_id,))
+        return self._tournament(rows[0]) if rows else None
+
+    def tournament_id(self, slug: str) -> Optional[int]:
+        rows = self._read("SELECT id FROM tournaments WHERE slug=?", (slug,))
+        return rows[0][0] if rows else None
+
+    def tournaments(self, statuses: List[str], limit: int = 100) -> List[StoredTournament]:
+        marks = ",".join("?" * len(statuses))
+        rows = self._read(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({marks}) "
+                          "ORDER BY starts DESC, id DESC LIMIT ?", tuple(statuses) + (limit,))
+        return [self._tournament(row) for row in rows]
+
+    def set_entrant(self, tournament_id: int, entrant: Entrant) -> None:
+        self._write([("INSERT OR REPLACE INTO entrants VALUES (?, ?, ?, ?, ?)",
+                      (tournament_id, entrant.player_id, entrant.name, entrant.joined, int(entrant.withdrawn)))])
+
+    def entrants(self, tournament_id: int) -> List[Entrant]:
+        rows = self._read("SELECT player_id, name, joined, withdrawn FROM entrants WHERE tournament_id=? "
+                          "ORDER BY joined, player_id", (tournament_id,))
+        return [Entrant(p, n, j, bool(w)) for p, n, j, w in rows]
+
+    def add_round(self, tournament_id: int, round_number: int, games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]],
+                  byes: List[int]) -> List[StoredGame]:
+        def work() -> List[StoredGame]:
+            made = []
+            for kind, config, seats in games:
+                stored = self._insert_game(kind, config, seats, None, True, "playing")
+                self._run("INSERT INTO tournament_games VALUES (?, ?, ?, NULL)", (tournament_id, round_number, stored.id))
+                made.append(stored)
+            for player_id in byes:
+                self._run("INSERT INTO tournament_games VALUES (?, ?, NULL, ?)", (tournament_id, round_number, player_id))
+            return made
+        return self._in_transaction(work)
+
+    def tournament_games(self, tournament_id: int) -> List[Tuple[int, Optional[StoredGame], List[StoredSeat], Optional[int]]]:
+        rows = self._read("SELECT round, game_id, bye FROM tournament_games WHERE tournament_id=? "
+                          "ORDER BY round, game_id", (tournament_id,))
+        out = []
+        for round_number, game_id, bye in rows:
+            game = self.game(game_id) if game_id is not None else None
+            out.append((round_number, game, self.seats(game_id) if game_id is not None else [], bye))
+        return out
 
     def set_seat(self, game_id: int, seat: StoredSeat) -> None:
         self._write([("UPDATE seats SET kind=?, player_id=?, bot=?, invite_hash=?, name=? WHERE game_id=? AND seat=?",

@@ -37,6 +37,7 @@ function onLiveMessage(msg) {
   else if (msg.type === "thinking") { room.thinking = msg; renderThinking(); }
   else if (msg.type === "you") { room.hello.you = msg.you; renderYou(); }
   else if (msg.type === "error") { showMessage(msg.message); document.body.dataset.error = msg.message; }
+  else if (msg.type === "paired") onTournamentPairing(msg);
 }
 
 function onLiveHello(hello) {
@@ -47,9 +48,19 @@ function onLiveHello(hello) {
   setSeats();
   takeInvite();
   renderYou();
+  const back = $("tournament-link");
+  back.hidden = !hello.config.tournament;
+  if (hello.config.tournament) back.href = `/t/${hello.config.tournament}`;
   if (room.state) render();
   document.body.dataset.seats = hello.yourSeats.join(",");
   document.body.dataset.gameId = hello.gameId;
+}
+
+// A tournament's next game for this player: a sound, an alert, then its page.
+function onTournamentPairing(msg) {
+  sound.play("alert");
+  alerts.notify("Your next tournament game begins", msg.path);
+  location.href = msg.path;
 }
 
 // An invite link's seat (`#seat=N&invite=SECRET`) or a seat joined from the lobby (`#seat=N`):

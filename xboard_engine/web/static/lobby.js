@@ -14,6 +14,7 @@ const socket = liveSocket("/ws/lobby", {
     else if (msg.type === "you") showYou(msg.you);
     else if (msg.type === "created") onCreated(msg);
     else if (msg.type === "paired") onPaired(msg);
+    else if (msg.type === "tournamentCreated") location.href = msg.path;
     else if (msg.type === "error") showMessage(msg.message);
   },
   lost: () => showMessage("Connection to the server lost; reconnecting…"),
@@ -73,6 +74,7 @@ function onLobby(view) {
   lobby.view = view;
   renderLists();
   renderSeeks();
+  renderTournaments();
 }
 
 // ----------------------------------------------------------------- the lists
@@ -280,6 +282,44 @@ function renderSeeks() {
   document.body.dataset.mySeeks = String(mine.length);
 }
 
+// ----------------------------------------------------------------- tournaments
+function renderTournaments() {
+  const list = lobby.view.tournaments || [];
+  const body = fillTable("tournaments", list, 5, "No tournaments now: create one");
+  const now = Date.now() / 1000;
+  for (const t of list) {
+    const tr = document.createElement("tr");
+    tr.dataset.tournament = t.id;
+    body.appendChild(tr);
+    cell(tr, `${t.name} (${t.kind === "eight" ? "8 Player rounds" : t.kind})`);
+    cell(tr, `${t.kind === "eight" ? `8 Player Chess, ${t.mode}` : t.variant} · ${t.tc}${t.rated ? " · rated" : ""}`);
+    cell(tr, t.status === "waiting" ? `starts in ${Math.max(0, Math.round((t.starts - now) / 60))} min`
+      : t.kind === "arena" ? `${Math.max(0, Math.round((t.ends - now) / 60))} min left` : `round ${t.round} of ${t.rounds}`);
+    cell(tr, String(t.players));
+    cell(tr, link("Open", `/t/${t.id}`));
+  }
+}
+
+function tournamentMessage() {
+  const kind = $("t-kind").value;
+  const message = { type: "tournament", kind, name: $("t-name-input").value.trim(), tc: $("t-tc").value.trim(),
+                    rated: $("t-rated").checked, startsIn: parseFloat($("t-starts").value || "0") };
+  if (kind === "eight") message.mode = $("t-mode").value; else message.variant = $("t-variant").value;
+  if (kind === "arena") message.minutes = parseFloat($("t-minutes").value || "30");
+  else message.rounds = parseInt($("t-rounds").value || "5", 10);
+  return message;
+}
+
+function updateTournamentForm() {
+  const kind = $("t-kind").value;
+  $("t-variant-label").hidden = kind === "eight";
+  $("t-mode-label").hidden = kind !== "eight";
+  $("t-minutes-label").hidden = kind !== "arena";
+  $("t-rounds-label").hidden = kind === "arena";
+  if (kind === "eight" && $("t-tc").value.includes("180")) $("t-tc").value = "5+3";
+  if (kind !== "eight" && $("t-tc").value === "5+3") $("t-tc").value = "180+2";
+}
+
 // ----------------------------------------------------------------- the create form
 function kind() { return document.querySelector('input[name="kind"]:checked').value; }
 
@@ -310,6 +350,10 @@ function fillForm() {
   $("rated-label").hidden = h.local;
   $("bots-after-label").hidden = h.local;
   $("quick").hidden = h.local;
+  $("new-tournament").hidden = h.local;
+  $("t-variant").replaceChildren(...h.variants.map((name) => new Option(name, name)));
+  $("t-mode").replaceChildren(...h.modes.map((m) => new Option(m, m)));
+  $("t-kind").onchange = updateTournamentForm;
   $("quick-variant").replaceChildren(...h.variants.map((name) => new Option(name, name)));
   $("quick-variant").onchange = renderSeeks;
   $("quick-rated").onchange = renderSeeks;
@@ -445,6 +489,7 @@ function setup() {
     if (name) send({ type: "name", name });
   };
   $("create-form").onsubmit = (e) => { e.preventDefault(); showMessage(""); send(createMessage()); };
+  $("tournament-form").onsubmit = (e) => { e.preventDefault(); showMessage(""); send(tournamentMessage()); };
   $("new-game-link").onclick = (e) => { e.preventDefault(); $("new").scrollIntoView({ block: "start" }); $("variant").focus(); };
 }
 

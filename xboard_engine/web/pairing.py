@@ -1,0 +1,890 @@
+"""Tournament pairing and scoring for the live server: pure functions on plain data (no I/O, no
+store, no aiohttp), deterministic given their arguments; standard library only.
+
+Swiss (two-player), ``swiss_round`` and ``swiss_standings``:
+
+* Points: a win 1, a draw 1/2, a loss 0, a bye 1 (a full-point bye, as lichess's Swiss).  A game
+  whose result is not in yet scores nothing but counts as a meeting and as a colour played.
+* Standings: points, then Buchholz (the sum of the points of every opponent met; a bye counts as an
+  opponent with as many points as the player has), then rating, then the smaller id.
+* Rank, for pairing: points, then rating, then the smaller id.
+* Hard rules, in every round: no two players meet twice (a bye is not a meeting); after the round
+  no player has played two more games with one colour than with the other, nor one colour three
+  games in a row (byes are skipped); with an odd number of players the bye goes to the
+  lowest-ranked player who has not had one and whose absence leaves the others pairable (the others
+  are tried upwards from there; only when nobody without a bye can take it does a player get a
+  second one, the fewest byes first).  When no pairing satisfies these rules ``NoPairing`` is
+  raised.
+* Looking ahead (fields of up to 24 players, unless ``final`` says this is the last round): the
+  round's options, in the order of these rules (the bye first, then the pairing by the criteria
+  below), are tried until one leaves the next round pairable by the hard rules above (its bye for
+  a player who has had the fewest), at most 128 options; when none does, the first is played.  So
+  a 5-player Swiss of 4 rounds gives four different byes.
+* The pairing is found in one step over the whole field, by a maximum-weight perfect matching
+  (Edmonds' blossom algorithm), as the legal pairing that is best by these criteria, each one
+  deciding before the next: (1) the fewest score-group crossings: the score groups are the distinct
+  point totals, best first, and a game between groups i and j crosses |i - j| group boundaries (a
+  player who "floats" down one group is one crossing), so a group that can pair inside itself does;
+  (2) the smallest score differences (the sum of their squares), so that a float goes to the next
+  group rather than past it; (3) the fewest players who do not get the colour they are due, then
+  (4) the fewest who miss a strong colour preference; (5) a group's floater is its lowest-rated
+  player and meets the highest-rated of the group below (the sum of the floaters' distances from
+  those places); (6) within a group, top half against bottom half by rating, Dutch style: the n
+  players of a group who pair among themselves (the group less the floater it sends down and the
+  one who comes up to meet its best player, where the groups' sizes call for them) ideally pair
+  their k-th best with their (k + n/2)-th; a pairing has first the fewest games inside one half,
+  then the smallest sum over its games of |distance in rating order - n/2| (so a rematch between
+  the 1st and the (1 + n/2)-th is avoided by swapping partners with the next pair, as Dutch
+  transpositions do).  So only colours (3, 4) move players away from the Dutch order (5, 6), and
+  never at the cost of a float.
+* Colours due: a player who has had white more often is due black, and the other way round; a
+  player with as many whites as blacks is due the colour they did not have in their last game (a
+  mild preference; the imbalanced one is strong, and a colour that the hard rules require is
+  absolute).  Within a game, the colours both players are due are given if they differ; when both
+  are due the same colour, the stronger preference gets it, and between equal ones the higher-ranked
+  player.  When neither has a preference (the first round), the higher-ranked player has white on
+  the odd boards (board 1 = the game of the best-ranked player) and black on the even ones.
+  Boards are listed in that order.
+
+Arena (two-player, as lichess's arena), ``arena_points`` and ``arena_pairs``:
+
+* A win scores 2, a draw 1, a loss 0.  After two wins in a row a player is "on fire": while on fire
+  a win scores 4 and a draw 2; a draw or a loss puts the fire out (the draw still scores 2).
+* Players waiting now are ordered by points, then rating, then the smaller id, and paired with
+  their neighbours in that order: the first with the second, the third with the fourth...  A player
+  whose neighbour is their last opponent (either one's last game was against the other) is paired
+  with the next player instead.  When that walk still leaves a rematch, the whole list is paired
+  again by a matching that has the fewest rematches and then the smallest sum of distances in the
+  order (with an odd number of players the one left out being as low in the order as possible), so
+  a rematch is played only when no other pairing exists (two players alone do play again).  An odd
+  player out waits.  White goes to the player with the smaller whites - blacks count; on a tie, to
+  one drawn with the given ``random.Random``.
+
+Eight Player Chess rounds, ``eight_tables``, ``eight_points`` and ``eight_round_points``:
+
+* Tables: the players, in standings order (best first; players not in the standings after them,
+  in the order given), fill tables of 8 in order.  A last table with fewer than 8 people is filled
+  with ``None`` seats (a bot plays them).  A last table that would have 1 to 3 people takes people
+  from the table before it, which keeps its first 4 + r (r = the remainder) and sends the rest, so
+  the last two tables have 4 + r and 4 people; fewer than 4 players in all make one table.
+* Seats rotate by round: in round R (counted from 1) seat i gets the table's entry number
+  (i - (R - 1)) mod 8 of its standings order (bots' seats last), so the best player of a table sits
+  in seat (R - 1) mod 8.
+* Points for the place at a table of 8: 8, 6, 5, 4, 3, 2, 1, 0 for 1st to 8th; players who tie
+  share the average of the points of the places they cover (competition ranks 1, 1, 3: the two
+  first players get (8 + 6) / 2 = 7 each).
+"""
+import heapq
+import random
+from typing import (Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
+                    Sequence, Tuple)
+
+__all__ = ["Game", "Pairing", "NoPairing", "swiss_standings", "swiss_round", "WIN", "DRAW", "LOSS",
+           "arena_points", "arena_pairs", "eight_tables", "eight_points", "eight_round_points",
+           "EIGHT_PLACE_POINTS", "max_weight_matching"]
+
+
+# --------------------------------------------------------------------------------------------
+# Maximum-weight matching (Edmonds' blossom algorithm, primal-dual, O(n^3)).
+
+def max_weight_matching(n: int, edges: Iterable[Tuple[int, int, int]]) -> List[int]:
+    """The matching of the vertices 0..n-1 that has the most edges and, among those, the greatest
+    total weight; ``edges`` are (i, j, integer weight).  Returns each vertex's mate, -1 if none.
+
+    >>> max_weight_matching(4, [(0, 1, 5), (1, 2, 9), (2, 3, 5)])
+    [1, 0, 3, 2]
+    """
+    weight = [[0] * n for _ in range(n)]
+    adj: List[List[int]] = [[] for _ in range(n)]
+    top = None
+    for i, j, w in edges:
+        if i == j:
+            continue
+        if j not in adj[i]:
+            adj[i].append(j)
+            adj[j].append(i)
+        elif w <= weight[i][j]:
+            continue
+        weight[i][j] = weight[j][i] = w
+        top = w if top is None or w > top else top
+    if top is None:
+        return [-1] * n
+
+    m = 2 * n                                   # vertices 0..n-1, blossoms n..2n-1
+    dual = [top] * n + [0] * n                  # slack(v, w) = dual[v] + dual[w] - 2 weight
+    mate = [-1] * n
+    label = [0] * m                             # 0 free, 1 S (outer), 2 T (inner); 5: S on a scan
+    labeledge: List[Optional[Tuple[int, int]]] = [None] * m   # (vertex outside, vertex inside)
+    inb = list(range(n))                        # each vertex's outermost blossom
+    parent = [-1] * m
+    childs: List[Optional[List[int]]] = [None] * m
+    links: List[Optional[List[Tuple[int, int]]]] = [None] * m  # links[b][i]: child i -> child i+1
+    base = list(range(n)) + [-1] * n
+    best: List[Optional[Tuple[int, int]]] = [None] * m
+    bestlist: List[Optional[List[Tuple[int, int]]]] = [None] * m
+    unused = list(range(m - 1, n - 1, -1))
+    allowed = [[False] * n for _ in range(n)]
+    queue: List[int] = []
+
+    def slack(v: int, w: int) -> int:
+        return dual[v] + dual[w] - 2 * weight[v][w]
+
+    def leaves(b: int) -> List[int]:
+        if b < n:
+            return [b]
+        out, stack = [], [b]
+        while stack:
+            x = stack.pop()
+            if x < n:
+                out.append(x)
+            else:
+                stack.extend(childs[x])
+        return out
+
+    def assign_label(w: int, t: int, v: int) -> None:
+        b = inb[w]
+        label[w] = label[b] = t
+        labeledge[w] = labeledge[b] = None if v < 0 else (v, w)
+        best[w] = best[b] = None
+        if t == 1:
+            queue.extend(leaves(b))
+        else:
+            bv = base[b]
+            assign_label(mate[bv], 1, bv)
+
+    def scan_blossom(v: int, w: int) -> int:
+        """The base of the blossom that edge v-w closes, or -1 if it links two trees' roots."""
+        path, found = [], -1
+        while v != -1:
+            b = inb[v]
+            if label[b] & 4:
+                found = base[b]
+                break
+            path.append(b)
+            label[b] = 5
+            edge = labeledge[b]
+            v = -1 if edge is None else labeledge[inb[edge[0]]][0]
+            if w != -1:
+                v, w = w, v
+        for b in path:
+            label[b] = 1
+        return found
+
+    def add_blossom(bvertex: int, v: int, w: int) -> None:
+        bb, bv, bw = inb[bvertex], inb[v], inb[w]
+        b = unused.pop()
+        base[b], parent[b], parent[bb] = bvertex, -1, b
+        vpath, vedges, wpath, wedges = [], [], [], []
+        while bv != bb:
+            parent[bv] = b
+            vpath.append(bv)
+            vedges.append(labeledge[bv])
+            bv = inb[labeledge[bv][0]]
+        while bw != bb:
+            parent[bw] = b
+            wpath.append(bw)
+            wedges.append(labeledge[bw])
+            bw = inb[labeledge[bw][0]]
+        kids = [bb] + vpath[::-1] + wpath
+        childs[b] = kids
+        links[b] = vedges[::-1] + [(v, w)] + [(y, x) for x, y in wedges]
+        label[b], labeledge[b], dual[b] = 1, labeledge[bb], 0
+        for x in leaves(b):
+            if label[inb[x]] == 2:
+                queue.append(x)
+            inb[x] = b
+        bestto: Dict[int, Tuple[int, int]] = {}
+        for c in kids:
+            cands = bestlist[c]
+            if cands is None:
+                cands = [(x, y) for x in leaves(c) for y in adj[x]]
+            for x, y in cands:
+                by = inb[y]
+                if by != b and label[by] == 1:
+                    cur = bestto.get(by)
+                    if cur is None or slack(x, y) < slack(*cur):
+                        bestto[by] = (x, y)
+            bestlist[c] = None
+            best[c] = None
+        bestlist[b] = list(bestto.values())
+        chosen = None
+        for e in bestlist[b]:
+            if chosen is None or slack(*e) < slack(*chosen):
+                chosen = e
+        best[b] = chosen
+
+    def expand_blossom(b: int, endstage: bool) -> None:
+        for c in childs[b]:
+            parent[c] = -1
+            if c < n:
+                inb[c] = c
+            elif endstage and dual[c] == 0:
+                expand_blossom(c, endstage)
+            else:
+                for x in leaves(c):
+                    inb[x] = c
+        if not endstage and label[b] == 2:
+            kids, ring = childs[b], links[b]
+            out, inn = labeledge[b]
+            entry = inb[inn]
+            j = kids.index(entry)
+            if j & 1:
+                j -= len(kids)
+                step = 1
+            else:
+                step = -1
+
+            def link(a: int) -> Tuple[int, int]:
+                if step == 1:
+                    return ring[a]
+                x, y = ring[a - 1]
+                return y, x
+
+            while j != 0:                       # relabel the even path from the entry to the base
+                u, w = link(j)
+                label[inn] = 0
+                label[w] = 0
+                assign_label(inn, 2, out)
+                allowed[u][w] = allowed[w][u] = True
+                j += step
+                out, inn = link(j)
+                allowed[out][inn] = allowed[inn][out] = True
+                j += step
+            bv = kids[j]
+            label[inn] = label[bv] = 2
+            labeledge[inn] = labeledge[bv] = (out, inn)
+            best[bv] = None
+            j += step
+            while kids[j] != entry:             # the other side: children reached from outside
+                bv = kids[j]
+                if label[bv] == 1:
+                    j += step
+                    continue
+                reached = -1
+                for x in leaves(bv):
+                    if label[x] != 0:
+                        reached = x
+                        break
+                if reached >= 0:
+                    label[reached] = 0
+                    label[mate[base[bv]]] = 0
+                    assign_label(reached, 2, labeledge[reached][0])
+                j += step
+        label[b], labeledge[b] = 0, None
+        childs[b] = links[b] = None
+        base[b] = -1
+        bestlist[b] = None
+        best[b] = None
+        unused.append(b)
+
+    def augment_blossom(b: int, v: int) -> None:
+        """Rematch inside blossom b so that vertex v becomes its base."""
+        t = v
+        while parent[t] != b:
+            t = parent[t]
+        if t >= n:
+            augment_blossom(t, v)
+        kids, ring = childs[b], links[b]
+        size = len(kids)
+        i = kids.index(t)
+        steps = range(i + 1, size, 2) if i & 1 else range(i - 2, -1, -2)
+        for j in steps:
+            x, y = ring[j]
+            cx, cy = kids[j], kids[(j + 1) % size]
+            if cx >= n:
+                augment_blossom(cx, x)
+            if cy >= n:
+                augment_blossom(cy, y)
+            mate[x], mate[y] = y, x
+        childs[b] = kids[i:] + kids[:i]
+        links[b] = ring[i:] + ring[:i]
+        base[b] = v
+
+    def augment_matching(v: int, w: int) -> None:
+        for s, j in ((v, w), (w, v)):
+            while True:
+                bs = inb[s]
+                if bs >= n:
+                    augment_blossom(bs, s)
+                mate[s] = j
+                if labeledge[bs] is None:
+                    break
+                bt = inb[labeledge[bs][0]]
+                s, j = labeledge[bt]
+                if bt >= n:
+                    augment_blossom(bt, j)
+                mate[j] = s
+
+    for _stage in range(n):
+        for i in range(m):
+            label[i] = 0
+            best[i] = None
+        for i in range(n, m):
+            bestlist[i] = None
+        for row in allowed:
+            for i in range(n):
+                row[i] = False
+        del queue[:]
+        for v in range(n):
+            if mate[v] == -1 and label[inb[v]] == 0:
+                assign_label(v, 1, -1)
+        augmented = False
+        while True:
+            while queue and not augmented:
+                v = queue.pop()
+                for w in adj[v]:
+                    bv, bw = inb[v], inb[w]
+                    if bv == bw:
+                        continue
+                    ks = 0
+                    if not allowed[v][w]:
+                        ks = slack(v, w)
+                        if ks <= 0:
+                            allowed[v][w] = allowed[w][v] = True
+                    if allowed[v][w]:
+                        if label[bw] == 0:
+                            assign_label(w, 2, v)
+                        elif label[bw] == 1:
+                            found = scan_blossom(v, w)
+                            if found >= 0:
+                                add_blossom(found, v, w)
+                            else:
+                                augment_matching(v, w)
+                                augmented = True
+                                break
+                        elif label[w] == 0:
+                            label[w] = 2
+                            labeledge[w] = (v, w)
+                    elif label[bw] == 1:
+                        cur = best[bv]
+                        if cur is None or ks < slack(*cur):
+                            best[bv] = (v, w)
+                    elif label[w] == 0:
+                        cur = best[w]
+                        if cur is None or ks < slack(*cur):
+                            best[w] = (v, w)
+            if augmented:
+                break
+            kind, delta, dedge, dblossom = 0, 0, None, -1
+            for v in range(n):
+                if label[inb[v]] == 0 and best[v] is not None:
+                    d = slack(*best[v])
+                    if kind == 0 or d < delta:
+                        kind, delta, dedge = 2, d, best[v]
+            for b in range(m):
+                if parent[b] == -1 and label[b] == 1 and best[b] is not None:
+                    d = slack(*best[b]) // 2
+                    if kind == 0 or d < delta:
+                        kind, delta, dedge = 3, d, best[b]
+            for b in range(n, m):
+                if base[b] >= 0 and parent[b] == -1 and label[b] == 2 and (kind == 0 or dual[b] < delta):
+                    kind, delta, dblossom = 4, dual[b], b
+            if kind == 0:                       # no augmenting path is left: optimum
+                kind, delta = 1, max(0, min(dual[:n]))
+            for v in range(n):
+                lb = label[inb[v]]
+                if lb == 1:
+                    dual[v] -= delta
+                elif lb == 2:
+                    dual[v] += delta
+            for b in range(n, m):
+                if base[b] >= 0 and parent[b] == -1:
+                    if label[b] == 1:
+                        dual[b] += delta
+                    elif label[b] == 2:
+                        dual[b] -= delta
+            if kind == 1:
+                break
+            if kind in (2, 3):
+                x, y = dedge
+                allowed[x][y] = allowed[y][x] = True
+                queue.append(x)
+            else:
+                expand_blossom(dblossom, False)
+        if not augmented:
+            break
+        for b in range(n, m):
+            if parent[b] == -1 and base[b] >= 0 and label[b] == 1 and dual[b] == 0:
+                expand_blossom(b, True)
+    return mate
+
+
+def _lexicographic(costs: Sequence[Sequence[int]], games: int) -> List[int]:
+    """One integer per cost vector, ordered as the vectors' sums over ``games`` edges compare
+    lexicographically (each place's radix exceeds any total of the places after it)."""
+    if not costs:
+        return []
+    places = len(costs[0])
+    radix = [games * max(c[k] for c in costs) + 1 for k in range(places)]
+    out = []
+    for c in costs:
+        value = 0
+        for k in range(places):
+            value = value * radix[k] + c[k]
+        out.append(value)
+    return out
+
+
+def _min_cost_matching(n: int, costs: Mapping[Tuple[int, int], Sequence[int]]) -> List[int]:
+    """The matching with the most edges and, among those, the lexicographically smallest sum of
+    the edges' cost vectors (non-negative integers)."""
+    keys = list(costs)
+    flat = _lexicographic([costs[k] for k in keys], max(1, n // 2))
+    top = max(flat, default=0) + 1
+    return max_weight_matching(n, [(i, j, top - c) for (i, j), c in zip(keys, flat)])
+
+
+# --------------------------------------------------------------------------------------------
+# Swiss.
+
+class Game(NamedTuple):
+    """A game played (or being played): ``black`` None is a bye for ``white``; ``score`` is
+    white's (1, 0.5, 0), None while unfinished."""
+    white: int
+    black: Optional[int]
+    score: Optional[float]
+
+
+class Pairing(NamedTuple):
+    """A game of the next round."""
+    white: int
+    black: int
+
+
+class NoPairing(Exception):
+    """No pairing of the round keeps the rules."""
+
+
+class _Record:
+    """A player's tournament so far."""
+    __slots__ = ("points", "byes", "opponents", "colours")
+
+    def __init__(self) -> None:
+        self.points = 0.0
+        self.byes = 0
+        self.opponents: List[int] = []
+        self.colours: List[str] = []            # "W"/"B" per game, in order (byes skipped)
+
+    @property
+    def balance(self) -> int:
+        """Whites less blacks."""
+        return self.colours.count("W") - self.colours.count("B")
+
+    def can_play(self, colour: str) -> bool:
+        """Whether a game with ``colour`` keeps |whites - blacks| <= 2 and no colour 3 in a row."""
+        after = self.balance + (1 if colour == "W" else -1)
+        return abs(after) <= 2 and self.colours[-2:] != [colour, colour]
+
+    def preference(self) -> Tuple[Optional[str], int]:
+        """(colour due, strength): 3 absolute (the rules require it), 2 strong (imbalance),
+        1 mild (alternation), 0 none."""
+        white, black = self.can_play("W"), self.can_play("B")
+        if white != black:
+            return ("W" if white else "B"), 3
+        balance = self.balance
+        if balance:
+            return ("W" if balance < 0 else "B"), 2
+        if self.colours:
+            return ("B" if self.colours[-1] == "W" else "W"), 1
+        return None, 0
+
+
+def _records(history: Sequence[Game]) -> Dict[int, _Record]:
+    records: Dict[int, _Record] = {}
+
+    def record(p: int) -> _Record:
+        if p not in records:
+            records[p] = _Record()
+        return records[p]
+
+    for game in history:
+        white = record(game.white)
+        if game.black is None:
+            white.byes += 1
+            white.points += 1.0
+            continue
+        black = record(game.black)
+        white.opponents.append(game.black)
+        black.opponents.append(game.white)
+        white.colours.append("W")
+        black.colours.append("B")
+        if game.score is not None:
+            white.points += game.score
+            black.points += 1.0 - game.score
+    return records
+
+
+def swiss_standings(players: Sequence[int], ratings: Mapping[int, float],
+                    history: Sequence[Game]) -> List[Tuple[int, float, float]]:
+    """(player, points, Buchholz) for each player, best first: by points, then Buchholz (the sum of
+    the points of every opponent met; a bye counts as an opponent with the player's own points),
+    then rating, then the smaller id.  Missing ratings count as 0.
+
+    >>> swiss_standings([1, 2, 3], {1: 1500, 2: 1600, 3: 1400},
+    ...                 [Game(1, 2, 1.0), Game(3, None, None)])
+    [(3, 1.0, 1.0), (1, 1.0, 0.0), (2, 0.0, 1.0)]
+    """
+    records = _records(history)
+    empty = _Record()
+    rows = []
+    for p in dict.fromkeys(players):
+        rec = records.get(p, empty)
+        buchholz = sum(records[o].points for o in rec.opponents) + rec.byes * rec.points
+        rows.append((p, rec.points, buchholz))
+    rows.sort(key=lambda r: (-r[1], -r[2], -ratings.get(r[0], 0.0), r[0]))
+    return rows
+
+
+def _allocate(hi: int, lo: int, records: Mapping[int, _Record],
+              board: int) -> Optional[Tuple[int, int, int, int]]:
+    """(white, black, players not given their due colour, of them with a strong preference) for
+    ``hi`` (the higher-ranked) against ``lo`` on ``board`` (0 = the first), or None if no colours
+    keep the rules."""
+    a, b = records[hi], records[lo]
+    hi_white = a.can_play("W") and b.can_play("B")
+    lo_white = a.can_play("B") and b.can_play("W")
+    if not hi_white and not lo_white:
+        return None
+    (pa, sa), (pb, sb) = a.preference(), b.preference()
+    if hi_white and lo_white:
+        if pa is not None and (pa != pb or sa >= sb):
+            white_hi = pa == "W"
+        elif pb is not None:
+            white_hi = pb == "B"
+        else:
+            white_hi = board % 2 == 0
+    else:
+        white_hi = hi_white
+    got_a = "W" if white_hi else "B"
+    got_b = "B" if white_hi else "W"
+    missed = [s for p, s, got in ((pa, sa, got_a), (pb, sb, got_b)) if p is not None and p != got]
+    white, black = (hi, lo) if white_hi else (lo, hi)
+    return white, black, len(missed), sum(1 for s in missed if s >= 2)
+
+
+def _field_costs(field: Sequence[int], ratings: Mapping[int, float],
+                 records: Mapping[int, _Record]) -> Tuple[List[int], Dict[Tuple[int, int], int]]:
+    """``field`` in rank order, and the cost of each legal game (i, j), i < j indices into that
+    order: one integer per game, whose sums over pairings compare as the module's criteria 1-6."""
+    order = sorted(field, key=lambda p: (-records[p].points, -ratings.get(p, 0.0), p))
+    scores = sorted({records[p].points for p in field}, reverse=True)
+    group = {p: scores.index(records[p].points) for p in field}
+    members: List[List[int]] = [[] for _ in scores]
+    for p in order:                              # within a group, by rating (rank order)
+        members[group[p]].append(p)
+    place = {p: members[group[p]].index(p) for p in field}
+    before, first, resident = 0, [], []          # players pairing inside each group, by parity
+    for ms in members:
+        receives = before % 2
+        before += len(ms)
+        first.append(receives)
+        resident.append(len(ms) - receives - before % 2)
+    costs: Dict[Tuple[int, int], Tuple[int, ...]] = {}
+    for i, hi in enumerate(order):
+        met = set(records[hi].opponents)
+        for j in range(i + 1, len(order)):
+            lo = order[j]
+            if lo in met:
+                continue
+            colours = _allocate(hi, lo, records, 0)
+            if colours is None:
+                continue
+            gh, gl = group[hi], group[lo]
+            diff = round(2 * (records[hi].points - records[lo].points))
+            floater = same_half = dutch = 0
+            if gh == gl:
+                half = resident[gh] // 2
+                same_half = int((place[hi] - first[gh] < half) == (place[lo] - first[gh] < half))
+                dutch = abs(place[lo] - place[hi] - half)
+            else:
+                floater = len(members[gh]) - 1 - place[hi] + place[lo]
+            costs[(i, j)] = (gl - gh, diff * diff, colours[2], colours[3], floater, same_half, dutch)
+    keys = list(costs)
+    return order, dict(zip(keys, _lexicographic([costs[k] for k in keys], max(1, len(order) // 2))))
+
+
+def _ranked_matchings(n: int, costs: Mapping[Tuple[int, int], int]) -> Iterator[List[Tuple[int, int]]]:
+    """The perfect matchings of 0..n-1 on the edges of ``costs`` (i < j), cheapest first, lazily
+    (Lawler's partition of the solution space: each next one is found by matchings that ban one of
+    the last one's edges and keep those before it)."""
+    top = max(costs.values(), default=0) + 1
+
+    def solve(kept: List[Tuple[int, int]], banned: FrozenSet[Tuple[int, int]]):
+        used = {v for e in kept for v in e}
+        rest = [v for v in range(n) if v not in used]
+        where = {v: k for k, v in enumerate(rest)}
+        mate = max_weight_matching(len(rest), [(where[i], where[j], top - c) for (i, j), c in costs.items()
+                                               if i in where and j in where and (i, j) not in banned])
+        if any(m < 0 for m in mate):
+            return None
+        pairs = sorted(kept + [(rest[k], rest[m]) for k, m in enumerate(mate) if k < m])
+        return sum(costs[e] for e in pairs), pairs
+
+    found = solve([], frozenset())
+    if found is None:
+        return
+    heap = [(found[0], 0, found[1], [], frozenset())]
+    made = 1
+    while heap:
+        _, _, pairs, kept, banned = heapq.heappop(heap)
+        yield pairs
+        free = [e for e in pairs if e not in kept]
+        for k, e in enumerate(free):
+            more, without = kept + free[:k], banned | {e}
+            found = solve(more, without)
+            if found is not None:
+                heapq.heappush(heap, (found[0], made, found[1], more, without))
+                made += 1
+
+
+def _boards(order: Sequence[int], pairs: Sequence[Tuple[int, int]],
+            records: Mapping[int, _Record]) -> List[Pairing]:
+    """The games with their colours, best board first (by the better-ranked player)."""
+    games = []
+    for board, (i, j) in enumerate(sorted(pairs)):
+        white, black, _, _ = _allocate(order[i], order[j], records, board)
+        games.append(Pairing(white, black))
+    return games
+
+
+def _next_round_pairable(field: Sequence[int], records: Mapping[int, _Record],
+                         pairs: Sequence[Pairing], bye: Optional[int]) -> bool:
+    """Whether, after this round, a next one could pair ``field`` without rematches and with
+    colours within the rules, and, with an odd number, with the bye for a player with the fewest
+    byes."""
+    after: Dict[int, _Record] = {}
+    for p in field:
+        rec = after[p] = _Record()
+        rec.opponents = list(records[p].opponents)
+        rec.colours = list(records[p].colours)
+        rec.byes = records[p].byes + (p == bye)
+    for white, black in pairs:
+        after[white].opponents.append(black)
+        after[black].opponents.append(white)
+        after[white].colours.append("W")
+        after[black].colours.append("B")
+    n = len(field)
+    edges = []
+    for i in range(n):
+        a = after[field[i]]
+        for j in range(i + 1, n):
+            b = after[field[j]]
+            if field[j] not in a.opponents and ((a.can_play("W") and b.can_play("B")) or
+                                                (a.can_play("B") and b.can_play("W"))):
+                edges.append((i, j, 1))
+    if n % 2:
+        fewest = min(after[p].byes for p in field)
+        edges += [(i, n, 1) for i, p in enumerate(field) if after[p].byes == fewest]
+        n += 1
+    return all(m >= 0 for m in max_weight_matching(n, edges))
+
+
+LOOKAHEAD_FIELD = 24        # players at most for whom other pairings are searched to look ahead
+LOOKAHEAD_OPTIONS = 128     # pairings (byes included) tried at most for the look-ahead
+
+
+def swiss_round(players: Sequence[int], ratings: Mapping[int, float], history: Sequence[Game],
+                final: bool = False) -> Tuple[List[Pairing], Optional[int]]:
+    """The next round's games, best board first, and the player who gets the bye (None with an
+    even number of players), by the rules in the module's docstring.  ``history`` lists every
+    earlier game in the order played; missing ratings count as 0.  ``final``: this is the
+    tournament's last round (no need to keep a next one pairable).  Raises ``NoPairing`` when no
+    pairing keeps the rules (or there are fewer than two players).
+
+    >>> swiss_round([1, 2, 3, 4], {1: 2000, 2: 1900, 3: 1800, 4: 1700}, [])
+    ([Pairing(white=1, black=3), Pairing(white=4, black=2)], None)
+    """
+    field = list(dict.fromkeys(players))
+    if len(field) < 2:
+        raise NoPairing("a Swiss round needs at least two players, not %d" % len(field))
+    records = _records(history)
+    for p in field:
+        records.setdefault(p, _Record())
+    if len(field) % 2 == 0:
+        byes: List[Optional[int]] = [None]
+    else:
+        lowest_first = sorted(field, key=lambda p: (records[p].points, ratings.get(p, 0.0), -p))
+        byes = list(sorted(lowest_first, key=lambda p: records[p].byes))   # stable: lowest first
+    look = not final and len(field) <= LOOKAHEAD_FIELD
+    best: Optional[Tuple[List[Pairing], Optional[int]]] = None
+    tried = 0
+    for bye in byes:
+        order, costs = _field_costs([p for p in field if p != bye], ratings, records)
+        for pairs in _ranked_matchings(len(order), costs):
+            option = (_boards(order, pairs, records), bye)
+            if best is None:
+                best = option
+                if not look:
+                    return option
+            if _next_round_pairable(field, records, option[0], bye):
+                return option
+            tried += 1
+            if tried >= LOOKAHEAD_OPTIONS:
+                return best
+    if best is not None:
+        return best
+    if len(field) % 2 == 0:
+        raise NoPairing("no pairing of the %d players avoids rematches and keeps colours within "
+                        "the rules" % len(field))
+    raise NoPairing("no player can take the bye so that the other %d pair without rematches and "
+                    "with colours within the rules" % (len(field) - 1))
+
+
+# --------------------------------------------------------------------------------------------
+# Arena.
+
+WIN, DRAW, LOSS = 2, 1, 0       # points for a game; doubled (4, 2) while on fire
+FIRE_AFTER = 2                  # wins in a row that set a player on fire
+
+
+def arena_points(results: Sequence[float]) -> Tuple[int, bool]:
+    """A player's arena total from their results in order (1, 0.5, 0 from their side), and whether
+    they are on fire now.  A win scores 2, a draw 1, a loss 0; after two wins in a row the player
+    is on fire, and while on fire a win scores 4 and a draw 2; a draw or a loss ends the fire (the
+    draw still scores 2 when it came on fire).
+
+    >>> arena_points([1, 1, 1, 0.5, 0, 1])
+    (12, False)
+    >>> arena_points([1, 1])
+    (4, True)
+    """
+    total, row, fire = 0, 0, False
+    for r in results:
+        if r == 1:
+            total += 2 * WIN if fire else WIN
+            row += 1
+            fire = row >= FIRE_AFTER
+        elif r == 0.5:
+            total += 2 * DRAW if fire else DRAW
+            row, fire = 0, False
+        elif r == 0:
+            total += LOSS
+            row, fire = 0, False
+        else:
+            raise ValueError("an arena result is 1, 0.5 or 0, not %r" % (r,))
+    return total, fire
+
+
+def arena_pairs(waiting: Sequence[int], points: Mapping[int, int], ratings: Mapping[int, float],
+                last_opponent: Mapping[int, Optional[int]], colours: Mapping[int, int],
+                rng: random.Random) -> List[Tuple[int, int]]:
+    """(white, black) games among the players waiting now, best first: ordered by points, then
+    rating, then the smaller id, neighbours paired; a player is not paired with their last
+    opponent (either way round) when any other pairing exists (the walk takes the next player;
+    a full matching settles what the walk cannot).  ``colours`` holds each player's whites - blacks
+    (missing: 0): the smaller gets white, a tie is drawn with ``rng``.  An odd player out waits
+    and is left out of the result.
+
+    >>> arena_pairs([1, 2, 3, 4], {1: 4, 2: 4, 3: 2, 4: 0}, {}, {1: 2, 2: 1}, {1: 1}, random.Random(0))
+    [(3, 1), (4, 2)]
+    """
+    order = sorted(dict.fromkeys(waiting), key=lambda p: (-points.get(p, 0), -ratings.get(p, 0.0), p))
+
+    def rematch(p: int, q: int) -> bool:
+        return last_opponent.get(p) == q or last_opponent.get(q) == p
+
+    left = list(order)
+    pairs: List[Tuple[int, int]] = []
+    while len(left) >= 2:
+        p = left.pop(0)
+        k = next((k for k, q in enumerate(left) if not rematch(p, q)), 0)
+        pairs.append((p, left.pop(k)))
+    if any(rematch(p, q) for p, q in pairs):
+        pairs = _arena_matching(order, rematch)
+    out = []
+    for p, q in pairs:
+        cp, cq = colours.get(p, 0), colours.get(q, 0)
+        if cp == cq:
+            white_p = rng.random() < 0.5
+        else:
+            white_p = cp < cq
+        out.append((p, q) if white_p else (q, p))
+    return out
+
+
+def _arena_matching(order: Sequence[int], rematch: Callable[[int, int], bool]) -> List[Tuple[int, int]]:
+    """The pairing of ``order`` with the fewest rematches, then the smallest sum of distances in
+    the order; with an odd count, the player left out is as low in the order as possible."""
+    n = len(order)
+    size = n + n % 2                             # vertex n: "waits", for an odd count
+    costs: Dict[Tuple[int, int], Tuple[int, int]] = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            costs[(i, j)] = (1 if rematch(order[i], order[j]) else 0, j - i)
+        if n % 2:
+            costs[(i, n)] = (0, n - 1 - i)
+    mate = _min_cost_matching(size, costs)
+    return [(order[i], order[m]) for i, m in enumerate(mate) if i < m < n]
+
+
+# --------------------------------------------------------------------------------------------
+# Eight Player Chess.
+
+EIGHT_PLACE_POINTS = (8.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0)   # 1st .. 8th at a table of 8
+SEATS = 8
+FEWEST_PEOPLE = 4
+
+
+def eight_tables(players: Sequence[int], standings: Sequence[int],
+                 round_number: int) -> List[List[Optional[int]]]:
+    """The next round's tables of 8 seats each (None: a bot's seat).  Players in standings order
+    (best first; those not in ``standings`` after, in the given order) fill tables in order; a
+    last table of 1-3 people takes people from the table before it so that it has 4 (fewer than 4
+    in all make one table); in round ``round_number`` (from 1) seat i gets the table's entry
+    (i - (round_number - 1)) mod 8, people best first and then bots.
+
+    >>> eight_tables(list(range(1, 10)), [9, 8], 1)
+    [[9, 8, 1, 2, 3, None, None, None], [4, 5, 6, 7, None, None, None, None]]
+    >>> eight_tables([1, 2, 3, 4], [], 2)
+    [[None, 1, 2, 3, 4, None, None, None]]
+    """
+    field = list(dict.fromkeys(players))
+    chosen = set(field)
+    ranked = [p for p in dict.fromkeys(standings) if p in chosen]
+    placed = set(ranked)
+    ranked += [p for p in field if p not in placed]
+    n = len(ranked)
+    sizes = [SEATS] * (n // SEATS)
+    rest = n % SEATS
+    if rest:
+        if rest < FEWEST_PEOPLE and sizes:
+            sizes[-1] = FEWEST_PEOPLE + rest
+            rest = FEWEST_PEOPLE
+        sizes.append(rest)
+    shift = (round_number - 1) % SEATS
+    tables, start = [], 0
+    for size in sizes:
+        entries: List[Optional[int]] = list(ranked[start:start + size]) + [None] * (SEATS - size)
+        start += size
+        tables.append([entries[(i - shift) % SEATS] for i in range(SEATS)])
+    return tables
+
+
+def eight_points(place: int) -> float:
+    """Points for finishing ``place`` (1-8) at a table of 8: 8, 6, 5, 4, 3, 2, 1, 0.
+
+    >>> [eight_points(p) for p in (1, 2, 8)]
+    [8.0, 6.0, 0.0]
+    """
+    if not 1 <= place <= SEATS:
+        raise ValueError("a place at a table of 8 is 1 to 8, not %r" % (place,))
+    return EIGHT_PLACE_POINTS[place - 1]
+
+
+def eight_round_points(ranks: Sequence[int]) -> List[float]:
+    """Points per seat from the seats' competition ranks (1, 1, 3, ...: ties share a rank and
+    skip the places they cover): tied players share the average of those places' points.
+
+    >>> eight_round_points([1, 1, 3, 4, 5, 6, 7, 8])
+    [7.0, 7.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
+    """
+    if len(ranks) > SEATS:
+        raise ValueError("a table has at most 8 seats, not %d" % len(ranks))
+    out = []
+    for r in ranks:
+        ahead = sum(1 for x in ranks if x < r)
+        if r != ahead + 1:
+            raise ValueError("%r are not competition ranks (1, 1, 3, ...)" % (list(ranks),))
+        tied = sum(1 for x in ranks if x == r)
+        out.append(sum(EIGHT_PLACE_POINTS[r - 1:r - 1 + tied]) / tied)
+    return out

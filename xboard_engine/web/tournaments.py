@@ -1,0 +1,509 @@
+"""Tournaments the server plays by itself: an **arena** (a fixed time; players are paired again as
+soon as their game ends, by points and rating, lichess's scoring with streaks), a **Swiss** (a fixed
+number of rounds, pairing within score groups, no pair twice, colours balanced, a bye for an odd
+player) and **8 Player Chess rounds** (each round's tables seated from the standings, bots in the
+seats nobody fills).  The pairing and scoring rules are in ``pairing``; this room keeps the
+tournaments going: who has joined or withdrawn, when rounds begin, what a game's end changes.
+
+Everything a tournament is follows from the store: its entrants, and its rounds' games and byes
+(a round is written in one commit).  After a restart, or a SIGKILL in the middle of a round, the
+standings are computed again from the stored games and the tournament goes on where it was.
+
+How people come and go:
+* Joining: an arena until its end; a Swiss or 8 Player tournament until its last round begins (a
+  late joiner scores nothing for the rounds before).
+* Withdrawing: at any time; a game being played goes on and counts; a withdrawn player is not
+  paired again, and may join again under the same rule as joining.
+* Arena players are paired only while one of their pages is open (the tournament's page, or the
+  page of their last tournament game): closing them pauses the player.  Swiss and 8 Player rounds
+  pair everyone who has not withdrawn.
+* A person who makes no first move in a tournament game loses it (the game is aborted by the
+  server's first-move limit, 30 s when the server has none) and is withdrawn.
+* An arena stops pairing at its end; games still being played then count when they finish, and the
+  standings are final when the last one has."""
+import random
+import time
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
+
+from . import pairing, rated, ratings, wire
+from .room import Room, Viewer
+from .store import Entrant, StoredGame, StoredSeat, StoredTournament
+from .tables import Refused, check_eight_player_config, check_two_player_config
+
+if TYPE_CHECKING:
+    from .hall import Hall
+
+KINDS = ("arena", "swiss", "eight")
+MAX_OWN = 2                       # tournaments a person may have waiting or running that they made
+MAX_ENTRANTS = 500
+
+
+class Tournament:
+    """A tournament in memory: what the store says, and the pages watching it."""
+
+    def __init__(self, stored: StoredTournament, entrants: List[Entrant],
+                 games: List[Tuple[int, Optional[StoredGame], List[StoredSeat], Optional[int]]]) -> None:
+        self.id = stored.id
+        self.slug = stored.slug
+        self.kind = stored.kind
+        self.config = stored.config
+        self.creator = stored.creator
+        self.status = stored.status
+        self.starts = stored.starts
+        self.ended = stored.ended
+        self.entrants: Dict[int, Entrant] = {e.player_id: e for e in entrants}
+        # per game: round, game id, slug, seats' player ids (None: a bot), status, result
+        self.games: Dict[int, Dict[str, Any]] = {}
+        self.byes: List[Tuple[int, int]] = []        # (round, player)
+        for round_number, game, seats, bye in games:
+            if game is None:
+                self.byes.append((round_number, bye))
+            else:
+                self.games[game.id] = {"round": round_number, "slug": game.slug, "status": game.status,
+                                       "result": game.result,
+                                       "seats": [s.player_id if s.kind == "player" else None for s in seats]}
+        self.viewers: Set[Viewer] = set()
+
+    # ----------------------------------------------------------------- facts
+    @property
+    def ends(self) -> Optional[float]:
+        return self.starts + 60.0 * self.config["minutes"] if self.kind == "arena" else None
+
+    @property
+    def rounds(self) -> int:
+        return int(self.config.get("rounds", 0))
+
+    def round(self) -> int:
+        """The last round begun (an arena's pairings are not rounds: 0)."""
+        numbers = [g["round"] for g in self.games.values()] + [r for r, _ in self.byes]
+        return max(numbers) if numbers else 0
+
+    def playing(self) -> Set[int]:
+        """Entrants in a tournament game not over yet."""
+        return {p for g in self.games.values() if g["status"] == "playing" for p in g["seats"] if p is not None}
+
+    def active(self) -> List[int]:
+        return [p for p, e in self.entrants.items() if not e.withdrawn]
+
+    def pool(self) -> str:
+        return rated.pool_key("two" if self.kind != "eight" else "eight", self.config)
+
+    def game_kind(self) -> str:
+        return "eight" if self.kind == "eight" else "two"
+
+
+# --------------------------------------------------------------------- scores
+def two_score(game: Dict[str, Any]) -> Optional[float]:
+    """White's score in a finished two-player tournament game (a forfeit for a player who made no
+    first move); None while it is being played."""
+    result = game["result"] or {}
+    if game["status"] == "over":
+        return {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result.get("result"))
+    if game["status"] == "aborted":
+        absent = result.get("absent")
+        return 0.0 if absent == 0 else 1.0 if absent == 1 else 0.5
+    return None
+
+
+def eight_scores(game: Dict[str, Any]) -> Optional[List[float]]:
+    """Each seat's tournament points from a finished 8 Player game: its place's points (ties share);
+    a seat that made no first move scores nothing."""
+    result = game["result"] or {}
+    if game["status"] == "over":
+        ranks = ratings.standing_ranks(result.get("scores") or [0] * 8, result.get("winners") or [],
+                                       bool(result.get("draw")))
+        return pairing.eight_round_points(ranks)
+    if game["status"] == "aborted":               # a table aborted for a missing first move: nobody scores
+        return [0.0] * len(game["seats"])
+    return None
+
+
+def standings(hall: "Hall", t: Tournament) -> List[Dict[str, Any]]:
+    """Every entrant's line, best first: points (and the tie-break: arena the games played, Swiss
+    Buchholz, 8 Player the wins), games, results in order, whether on fire (arena)."""
+    now = time.time()
+    rating = {p: rated.current(hall.store, p, t.pool(), now).rating for p in t.entrants}
+    ordered = sorted(t.games.items())
+    lines: Dict[int, Dict[str, Any]] = {p: {"player": p, "name": e.name, "withdrawn": e.withdrawn,
+                                            "rating": int(round(rating[p])), "results": [], "points": 0.0,
+                                            "tiebreak": 0.0, "games": 0, "fire": False}
+                                        for p, e in t.entrants.items()}
+    if t.kind == "eight":
+        for _, g in ordered:
+            scores = eight_scores(g)
+            if scores is None:
+                continue
+            for seat, p in enumerate(g["seats"]):
+                if p in lines:
+                    lines[p]["results"].append(scores[seat])
+                    lines[p]["points"] += scores[seat]
+                    lines[p]["games"] += 1
+                    lines[p]["tiebreak"] += 1 if scores[seat] == max(scores) else 0
+        order = sorted(lines.values(), key=lambda x: (-x["points"], -x["tiebreak"], -x["rating"], x["player"]))
+    elif t.kind == "swiss":
+        history = []
+        for round_number in range(1, t.round() + 1):
+            for _, g in ordered:
+                if g["round"] == round_number:
+                    white, black = g["seats"]
+                    history.append(pairing.Game(white, black, two_score(g)))
+            history += [pairing.Game(p, None, None) for r, p in t.byes if r == round_number]
+        table = pairing.swiss_standings(list(t.entrants), rating, history)
+        for game in history:
+            for side, p in ((0, game.white), (1, game.black)):
+                if p in lines:
+                    if game.black is None:
+                        lines[p]["results"].append(1.0)
+                    elif game.score is not None:
+                        lines[p]["results"].append(game.score if side == 0 else 1.0 - game.score)
+                        lines[p]["games"] += 1
+        for p, points, buchholz in table:
+            lines[p]["points"], lines[p]["tiebreak"] = points, buchholz
+        order = [lines[p] for p, _, _ in table]
+    else:
+        for _, g in ordered:
+            score = two_score(g)
+            if score is None:
+                continue
+            white, black = g["seats"]
+            lines[white]["results"].append(score)
+            lines[black]["results"].append(1.0 - score)
+        for line in lines.values():
+            points, fire = pairing.arena_points(line["results"])
+            line["points"], line["fire"], line["games"] = float(points), fire, len(line["results"])
+        order = sorted(lines.values(), key=lambda x: (-x["points"], -x["games"], -x["rating"], x["player"]))
+    for rank, line in enumerate(order, 1):
+        line["rank"] = rank
+    return order
+
+
+# --------------------------------------------------------------------- making and joining
+def check_settings(data: Dict[str, Any]) -> Tuple[str, Dict[str, Any], float]:
+    """A new tournament's kind, settings and start time from the page's message."""
+    kind = data.get("kind")
+    if kind not in KINDS:
+        raise Refused("kind: arena, swiss or eight (8 Player Chess rounds)")
+    name = data.get("name") or ""
+    if not isinstance(name, str) or len(name) > 40 or not name.isprintable():
+        raise Refused("name: up to 40 printable characters")
+    is_rated = data.get("rated", False)
+    if not isinstance(is_rated, bool):
+        raise Refused("rated: true or false")
+    if kind == "eight":
+        config = check_eight_player_config({"mode": data.get("mode", "singles"), "tc": data.get("tc", "5+3")})
+        if config["tc"] == "none":
+            raise Refused("a tournament needs a clock")
+    else:
+        config = check_two_player_config({"variant": data.get("variant", "normal"), "tc": data.get("tc", "180+2")})
+        if config["tc"] == "none" or not all(c.isdigit() or c in "+." for c in config["tc"]):
+            raise Refused("a tournament's clock is seconds + increment, e.g. 180+2")
+        config.pop("number", None)               # each game draws its own setup
+    if is_rated:
+        if kind == "eight" and not ratings.multiplayer_available():
+            raise Refused("rated: 8 Player Chess ratings need the openskill package on the server")
+        config["rated"] = True
+    if kind == "arena":
+        minutes = data.get("minutes", 30)
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 1 <= minutes <= 360:
+            raise Refused("minutes: how long the arena lasts, 1 to 360")
+        config["minutes"] = float(minutes)
+    else:
+        rounds = data.get("rounds", 5)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 20:
+            raise Refused("rounds: 1 to 20")
+        config["rounds"] = rounds
+    wait = data.get("startsIn", 5)
+    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 <= wait <= 7 * 24 * 60:
+        raise Refused("startsIn: minutes from now, 0 to a week")
+    config["name"] = name.strip() or {"arena": "Arena", "swiss": "Swiss", "eight": "8 Player rounds"}[kind]
+    return kind, config, time.time() + 60.0 * float(wait)
+
+
+def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
+    if hall.policy.local:
+        raise Refused("this server is one person's: tournaments are for a server with other people")
+    kind, config, starts = check_settings(data)
+    player = hall.ensure_player(viewer)
+    own = [t for t in hall.tournaments.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
+    if len(own) >= MAX_OWN:
+        raise Refused(f"you have {len(own)} tournaments waiting or running (at most {MAX_OWN})")
+    stored = hall.store.add_tournament(kind, config, player["id"], starts)
+    t = Tournament(stored, [], [])
+    hall.tournaments[t.id] = t
+    hall.lobby_changed()
+    return {"type": "tournamentCreated", "id": t.slug, "path": f"/t/{t.slug}"}
+
+
+def may_join(t: Tournament) -> Optional[str]:
+    """Why nobody may join now (None: they may)."""
+    if t.status not in ("waiting", "running"):
+        return "the tournament is over"
+    if t.kind == "arena" and t.ends is not None and time.time() >= t.ends:
+        return "the arena has ended"
+    if t.kind != "arena" and t.round() >= t.rounds:
+        return "the last round has begun"
+    return None
+
+
+def join(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
+    why = may_join(t)
+    if why:
+        raise Refused(why)
+    player = hall.ensure_player(viewer)
+    old = t.entrants.get(player["id"])
+    if old is not None and not old.withdrawn:
+        return
+    if old is None and len(t.entrants) >= MAX_ENTRANTS:
+        raise Refused(f"the tournament is full ({MAX_ENTRANTS} players)")
+    entrant = Entrant(player["id"], player["name"], old.joined if old else time.time(), False)
+    hall.store.set_entrant(t.id, entrant)
+    t.entrants[player["id"]] = entrant
+    changed(hall, t)
+
+
+def withdraw(hall: "Hall", viewer: Viewer, t: Tournament, player_id: Optional[int] = None) -> None:
+    pid = player_id if player_id is not None else viewer.player_id
+    old = t.entrants.get(pid) if pid is not None else None
+    if old is None or old.withdrawn:
+        raise Refused("you are not playing in this tournament")
+    entrant = old._replace(withdrawn=True)
+    hall.store.set_entrant(t.id, entrant)
+    t.entrants[pid] = entrant
+    changed(hall, t)
+
+
+def start_now(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
+    """The creator begins a waiting tournament before its time (everyone who has joined plays)."""
+    if viewer.player_id is None or viewer.player_id != t.creator:
+        raise Refused("only the tournament's creator can start it early")
+    if t.status != "waiting":
+        raise Refused("the tournament has begun")
+    if len(t.active()) < 2:
+        raise Refused("a tournament needs at least two players")
+    t.starts = time.time()
+    hall.store.set_tournament_start(t.id, t.starts)
+    changed(hall, t)
+
+
+# --------------------------------------------------------------------- the course of a tournament
+def changed(hall: "Hall", t: Tournament, pair: bool = True) -> None:
+    """Something happened: pair whoever may be paired now, then show everyone.  ``pair`` False: an
+    arena waits for the next sweep (a few seconds) to pair, so that a game's two players, free at
+    the same moment, are not paired together again before others come free."""
+    advance(hall, t, pair)
+    broadcast(hall, t)
+    hall.lobby_changed()
+
+
+def advance(hall: "Hall", t: Tournament, pair: bool = True) -> None:
+    """Start, pair, or finish, as the time and the games say."""
+    now = time.time()
+    if t.status == "waiting" and now >= t.starts:
+        if len(t.active()) < 2:
+            set_status(hall, t, "cancelled")
+            return
+        set_status(hall, t, "running")
+    if t.status != "running":
+        return
+    busy = t.playing()
+    if t.kind == "arena":
+        if now >= (t.ends or 0):
+            if not busy:
+                set_status(hall, t, "over")
+            return
+        waiting = [p for p in t.active() if p not in busy and present(hall, t, p)]
+        if pair and len(waiting) >= 2:
+            _pair_arena(hall, t, waiting)
+        return
+    if busy:
+        return                                   # the round is still being played
+    if t.round() >= t.rounds or len(t.active()) < 2:
+        set_status(hall, t, "over")
+        return
+    if t.kind == "swiss":
+        _pair_swiss(hall, t)
+    else:
+        _pair_eight(hall, t)
+
+
+def set_status(hall: "Hall", t: Tournament, status: str) -> None:
+    ended = time.time() if status in ("over", "cancelled") else None
+    hall.store.set_tournament_status(t.id, status, ended)
+    t.status, t.ended = status, ended
+
+
+def present(hall: "Hall", t: Tournament, player_id: int) -> bool:
+    """An arena player counts as here while a page of theirs is open on the tournament or on one of
+    its games."""
+    if any(v.player_id == player_id for v in t.viewers):
+        return True
+    for game_id, g in t.games.items():
+        if player_id in g["seats"]:
+            room = hall.rooms.get(game_id)
+            if room is not None and room.connected(player_id):
+                return True
+    return False
+
+
+def _names(hall: "Hall", people: List[int]) -> Dict[int, str]:
+    return hall.store.player_names(people)
+
+
+def _two_config(t: Tournament, round_number: int) -> Dict[str, Any]:
+    config = check_two_player_config({"variant": t.config["variant"], "tc": t.config["tc"]})
+    if t.config.get("rated"):
+        config["rated"] = True
+    config.update(tournament=t.slug, round=round_number)
+    return config
+
+
+def _start_games(hall: "Hall", t: Tournament, round_number: int,
+                 games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]], byes: List[int]) -> None:
+    """Write the games (and byes) in one commit, then start each and send its players to it."""
+    made = hall.store.add_round(t.id, round_number, games, byes)
+    t.byes += [(round_number, p) for p in byes]
+    from .seating import start_game
+    for stored, (_, _, seats) in zip(made, games):
+        t.games[stored.id] = {"round": round_number, "slug": stored.slug, "status": "playing", "result": None,
+                              "seats": [s.player_id if s.kind == "player" else None for s in seats]}
+        room = hall.room(stored.id)
+        if room is None:
+            continue
+        room.names = {s.player_id: s.name for s in seats if s.kind == "player"}
+        start_game(hall, room)
+        message = wire.dumps({"type": "paired", "gameId": stored.slug, "path": f"/g/{stored.slug}",
+                              "tournament": t.slug})
+        people = {s.player_id for s in seats if s.kind == "player"}
+        for v in list(t.viewers):
+            if v.player_id in people:
+                v.send(message)
+        for other in list(hall.rooms.values()):             # players still on their last game's page
+            if other.config.get("tournament") == t.slug and other.id != stored.id:
+                for v in list(other.viewers):
+                    if v.player_id in people:
+                        v.send(message)
+
+
+def _seat(number: int, player_id: int, names: Dict[int, str]) -> StoredSeat:
+    return StoredSeat(number, "player", player_id, None, None, names.get(player_id, "?"))
+
+
+def _pair_arena(hall: "Hall", t: Tournament, waiting: List[int]) -> None:
+    lines = {line["player"]: line for line in standings(hall, t)}
+    last: Dict[int, Optional[int]] = {}
+    colours: Dict[int, int] = {}
+    for _, g in sorted(t.games.items()):
+        white, black = g["seats"]
+        last[white], last[black] = black, white
+        colours[white] = colours.get(white, 0) + 1
+        colours[black] = colours.get(black, 0) - 1
+    pairs = pairing.arena_pairs(waiting, {p: int(lines[p]["points"]) for p in waiting},
+                                {p: lines[p]["rating"] for p in waiting}, last, colours, random.Random())
+    if not pairs:
+        return
+    names = _names(hall, [p for pair in pairs for p in pair])
+    games = [("two", _two_config(t, 0), [_seat(0, w, names), _seat(1, b, names)]) for w, b in pairs]
+    _start_games(hall, t, 0, games, [])
+
+
+def _pair_swiss(hall: "Hall", t: Tournament) -> None:
+    round_number = t.round() + 1
+    lines = standings(hall, t)
+    history = []
+    for r in range(1, round_number):
+        for _, g in sorted(t.games.items()):
+            if g["round"] == r:
+                history.append(pairing.Game(g["seats"][0], g["seats"][1], two_score(g)))
+        history += [pairing.Game(p, None, None) for rr, p in t.byes if rr == r]
+    players = [line["player"] for line in lines if not line["withdrawn"]]
+    try:
+        pairs, bye = pairing.swiss_round(players, {line["player"]: line["rating"] for line in lines}, history,
+                                         final=round_number == t.rounds)
+    except pairing.NoPairing:
+        set_status(hall, t, "over")              # nobody left who has not met: the tournament ends
+        return
+    names = _names(hall, players)
+    games = [("two", _two_config(t, round_number), [_seat(0, p.white, names), _seat(1, p.black, names)])
+             for p in pairs]
+    _start_games(hall, t, round_number, games, [bye] if bye is not None else [])
+
+
+def _pair_eight(hall: "Hall", t: Tournament) -> None:
+    round_number = t.round() + 1
+    lines = standings(hall, t)
+    players = [line["player"] for line in lines if not line["withdrawn"]]
+    tables = pairing.eight_tables(players, players, round_number)
+    names = _names(hall, players)
+    games = []
+    for table in tables:
+        config = check_eight_player_config({"mode": t.config["mode"], "tc": t.config["tc"]})
+        if t.config.get("rated"):
+            config["rated"] = True
+        config.update(tournament=t.slug, round=round_number)
+        seats = [_seat(n, p, names) if p is not None else StoredSeat(n, "bot", None, "xboard-engine:fast", None)
+                 for n, p in enumerate(table)]
+        games.append(("eight", config, seats))
+    _start_games(hall, t, round_number, games, [])
+
+
+def game_ended(hall: "Hall", room: Room) -> None:
+    """A tournament game is over (or was aborted): its result counts; a player who made no first
+    move is withdrawn; the next pairings follow."""
+    t = hall.tournament_at(room.config.get("tournament"))
+    if t is None or room.id not in t.games:
+        return
+    g = t.games[room.id]
+    g["status"], g["result"] = room.status, room.result
+    absent = (room.result or {}).get("absent")
+    if room.status == "aborted" and absent is not None:
+        pid = room.seats[absent].player_id
+        if pid in t.entrants and not t.entrants[pid].withdrawn:
+            entrant = t.entrants[pid]._replace(withdrawn=True)
+            hall.store.set_entrant(t.id, entrant)
+            t.entrants[pid] = entrant
+    changed(hall, t, pair=False)
+
+
+# --------------------------------------------------------------------- what pages see
+def view(hall: "Hall", t: Tournament, viewer: Optional[Viewer] = None) -> Dict[str, Any]:
+    pid = viewer.player_id if viewer is not None else None
+    current = [{"gameId": g["slug"], "round": g["round"], "players": g["seats"],
+                "names": [t.entrants[p].name if p in t.entrants else "bot" for p in g["seats"]]}
+               for _, g in sorted(t.games.items()) if g["status"] == "playing"]
+    mine = next((g["slug"] for _, g in sorted(t.games.items(), reverse=True)
+                 if g["status"] == "playing" and pid in g["seats"]), None)
+    out = {"type": "tournament", "id": t.slug, "kind": t.kind, "config": t.config, "status": t.status,
+           "starts": t.starts, "ends": t.ends, "ended": t.ended, "round": t.round(), "rounds": t.rounds,
+           "standings": standings(hall, t), "playing": current, "creator": t.creator,
+           "joinable": may_join(t) is None, "now": time.time(), "you": pid,
+           "entered": pid in t.entrants and not t.entrants[pid].withdrawn, "yourGame": mine,
+           "games": [{"gameId": g["slug"], "round": g["round"], "players": g["seats"], "status": g["status"],
+                      "result": (g["result"] or {}).get("result") or (g["result"] or {}).get("reason")}
+                     for _, g in sorted(t.games.items())][-300:],
+           "byes": [{"round": r, "player": p} for r, p in t.byes]}
+    return out
+
+
+def broadcast(hall: "Hall", t: Tournament) -> None:
+    for v in list(t.viewers):
+        v.send(wire.dumps(view(hall, t, v)))
+
+
+def lobby_part(hall: "Hall") -> List[Dict[str, Any]]:
+    """The tournaments the lobby lists: waiting and running ones, the soonest first."""
+    out = []
+    for t in sorted(hall.tournaments.values(), key=lambda x: x.starts):
+        if t.status in ("waiting", "running"):
+            out.append({"id": t.slug, "kind": t.kind, "name": t.config.get("name"), "status": t.status,
+                        "starts": t.starts, "ends": t.ends, "variant": t.config.get("variant"),
+                        "mode": t.config.get("mode"), "tc": t.config.get("tc"), "rated": bool(t.config.get("rated")),
+                        "rounds": t.rounds, "round": t.round(), "players": len(t.active())})
+    return out
+
+
+def load(hall: "Hall") -> int:
+    """After a start: every tournament not over, back in memory (its games are resumed by the hall)."""
+    for stored in hall.store.tournaments(["waiting", "running"], limit=10000):
+        hall.tournaments[stored.id] = Tournament(stored, hall.store.entrants(stored.id),
+                                                 hall.store.tournament_games(stored.id))
+    return len(hall.tournaments)
