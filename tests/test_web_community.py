@@ -304,3 +304,71 @@ def test_an_8_player_table_fills_with_bots_after_its_stated_wait(server):
         assert {state["online"][0]["player"], state["online"][3]["player"]} == {host.id, guest.id}
         await close_all(host, guest)
     run(scenario())
+
+
+# ---------------------------------------------------------------- learning from a game
+async def fools_mate(server):
+    """Alice (White) and Bob play the fool's mate: 1. f3 e5 2. g4?? Qh4#."""
+    alice, bob, game, _ = await two_players(server)
+    players = [alice, bob]
+    for n, move in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+        await players[n % 2].send({"type": "move", "move": move})
+        state = await alice.state(sans=lambda s, n=n: len(s) == n + 1)
+    assert state["status"] == "over" and state["result"] == "0-1"
+    return alice, bob, game
+
+
+def test_a_finished_games_analysis_marks_the_blunder_with_the_better_move_and_everyone_sees_it(server):
+    async def scenario():
+        alice, bob, game = await fools_mate(server)
+        await bob.send({"type": "analyse"})
+        queued = await bob.wait_for("analysis", status=lambda s: s in ("queued", "running"))
+        assert queued["status"] in ("queued", "running")
+        done = await alice.wait_for("analysis", status="done", timeout=60)
+        data = done["data"]
+        assert [p["san"] for p in data["plies"]] == ["f3", "e5", "g4", "Qh4#"]
+        g4 = data["plies"][2]
+        assert g4["judgement"] == "blunder" and g4["best"] and g4["best"] != "g4"
+        assert data["plies"][3]["final"] == "0-1" and data["plies"][3]["judgement"] is None
+        assert data["counts"][0]["blunder"] >= 1 and data["counts"][1]["blunder"] == 0
+        await alice.send({"type": "analyse"})
+        assert (await alice.wait_for("error"))["message"] == "this game's analysis is done"
+        watcher = await new_player(server, "Wes")            # someone opening the game later sees it
+        await watcher.connect(f"/ws/g/{game}")
+        seen = await watcher.wait_for("analysis")
+        assert seen["status"] == "done" and seen["data"] == data
+        await close_all(alice, bob, watcher)
+    run(scenario())
+
+
+def test_engine_lines_come_for_a_finished_game_and_an_analysis_board_opens_from_any_position(server):
+    async def scenario():
+        alice, bob, game = await fools_mate(server)
+        await alice.send({"type": "lines", "ply": 2})
+        line = await alice.wait_for("lines")
+        assert line["ply"] == 2 and line["depth"] >= 1 and line["pv"]
+        await alice.send({"type": "lines", "ply": 2})              # one search at a time
+        assert "one search at a time" in (await alice.wait_for("error"))["message"]
+        done = await alice.wait_for("lines", done=True, timeout=20)
+        assert done["best"]
+        await alice.send({"type": "lines", "ply": 99})
+        assert (await alice.wait_for("error"))["message"] == "ply: 0 to 4"
+        await alice.send({"type": "board", "ply": 2})
+        made = await alice.wait_for("created")
+        await alice.connect(f"/ws/g/{made['gameId']}")
+        hello = await alice.wait_for("hello")
+        assert hello["yourSeats"] == [0, 1] and hello["config"]["analysis"] is True
+        state = await alice.state(status="playing")
+        assert state["sans"] == ["f3", "e5"]
+        await alice.send({"type": "move", "move": "d2d4"})          # both sides are hers
+        await alice.state(sans=["f3", "e5", "d4"])
+        await alice.send({"type": "lines", "ply": 3})
+        assert (await alice.wait_for("lines"))["ply"] == 3
+        # lines are refused in a game between people that is still going
+        carol, dave, live, _ = await two_players(server)
+        await carol.send({"type": "lines", "ply": 0})
+        assert "once the game is over" in (await carol.wait_for("error"))["message"]
+        await carol.send({"type": "analyse"})
+        assert "once it is over" in (await carol.wait_for("error"))["message"]
+        await close_all(alice, bob, carol, dave)
+    run(scenario())

@@ -10,7 +10,8 @@ engine runs itself under it, the fast path (--interpreter; its name says which, 
 (`xboard-engine play --help`); `xboard-engine web` a board in the browser for every variant
 (`xboard-engine web --help`); `xboard-engine serve` the live server where people play each other
 online (`xboard-engine serve --help`); `xboard-engine 8pc` unattended games of 8 Player Chess between bots,
-writing game records and a results table (`xboard-engine 8pc --help`)."""
+writing game records and a results table (`xboard-engine 8pc --help`); `xboard-engine bot` any CECP
+or UCI engine playing on such a server as a bot account (`xboard-engine bot --help`)."""
 import argparse
 import gc
 import os
@@ -40,6 +41,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["8pc"]:
         from .multi.cli import main as eight_player
         return eight_player(argv[1:])
+    if argv[:1] == ["bot"]:
+        from .botclient import main as bot
+        return bot(argv[1:])
     parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true", help="print the version and exit")

@@ -75,6 +75,45 @@ def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: flo
     return pos.move_text(move)
 
 
+def analyse_position(variant: str, start_fen: str, moves: List[str], seconds: float,
+                     job: Any = None) -> Dict[str, Any]:
+    """Our engine's judgement of the position after ``moves``: its best move (coordinate text and
+    SAN) and the score from White's view (``cp``, or ``mate``: full moves, negative when Black
+    mates), searched for ``seconds`` at full strength.  Lines go to the server as for a bot's move
+    when ``job`` names who wants them.  A position with no legal move gives no move."""
+    global _searcher
+    from ..position import Position
+    from ..score import from_search
+    from ..search import FULL_SKILL, Limits, Searcher
+    if _searcher is None:
+        _searcher = Searcher(hash_mb=WORKER_HASH_MB)
+    pos = Position.from_fen(start_fen, variant)
+    for text in moves:
+        pos.push(pos.parse_move(text))
+    if not pos.legal_moves():
+        return {"best": None, "san": None, "cp": None, "mate": None}
+    side = pos.stm
+
+    def report(info: Any) -> None:
+        if _lines is None or job is None:
+            return
+        shown = from_search(info.score).for_white(side).page_text()
+        board, sans = pos.copy(), []
+        for move in info.pv[:12]:
+            sans.append(board.san(move))
+            board.push(move)
+        try:
+            _lines.put_nowait((job, info.depth, shown, sans))
+        except Exception:
+            pass
+
+    result = _searcher.search(pos, Limits(soft_time=seconds, hard_time=seconds, skill=FULL_SKILL), on_info=report)
+    score = from_search(result.score).for_white(side)
+    mate = None if not score.is_mate else (score.mate_moves if score.mating else -score.mate_moves)
+    return {"best": pos.move_text(result.move), "san": pos.san(result.move),
+            "cp": None if score.is_mate else score.cp, "mate": mate}
+
+
 def eight_player_move(game: Dict[str, Any], level: Optional[Dict[str, Any]], seconds: float, seed: int,
                       key: Any = None) -> str:
     """An 8 Player Chess bot's move (the text's notation) for the seat to move of ``game``

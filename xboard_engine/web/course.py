@@ -56,6 +56,8 @@ def first_move_deadline(hall: "Hall", room: Room) -> Optional[float]:
     """When the game is aborted if the person to move makes no first move (None: no such limit)."""
     seat = room.table.seat_to_move()
     limit = hall.policy.first_move or (FIRST_MOVE_IN_TOURNAMENTS if room.config.get("tournament") else 0.0)
+    if room.config.get("analysis"):
+        return None                    # a person's own analysis board waits for them
     if not limit or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
         return None
     return room.turn_since + limit

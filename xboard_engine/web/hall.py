@@ -11,7 +11,8 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set
 
 from ..errors import RulesError
 from ..match.engines import EngineConfig
-from . import course, names, offers, rated, seating, seeks, talk, tournaments, wire
+from . import bot_accounts, course, names, offers, rated, seating, seeks, talk, tournaments, wire
+from .analysis import Analyst
 from .bots import BotPool
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
@@ -51,6 +52,8 @@ class Hall:
         self.lobby_viewers: Set[Viewer] = set()
         self.seeks: List[Any] = []                              # seeks.Seek waiting, the oldest first
         self.tournaments: Dict[int, Any] = {}                   # tournaments.Tournament not over, and viewed ones
+        self.bot_registry = bot_accounts.Registry(store)        # bot accounts, and those online now
+        self.analyst = Analyst(self)
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
         self.stopping = False
@@ -246,6 +249,8 @@ class Hall:
             if talk.may_read(room, viewer, line.channel):
                 viewer.send(wire.dumps(talk.chat_message(line)))
         talk.send_arrows_to(room, viewer)
+        if room.kind == "two" and room.status == "over":
+            viewer.send(wire.dumps(self.analyst.state(room.id)))
         if room.thinking is not None and room.may_see_thinking(viewer):
             viewer.send(wire.dumps(room.thinking))
         room.broadcast()             # the others see the connection
@@ -255,6 +260,7 @@ class Hall:
         if room is None:
             self.lobby_viewers.discard(viewer)
             seeks.page_closed(self, viewer)
+            bot_accounts.page_closed(self, viewer)
             for t in self.tournaments.values():
                 t.viewers.discard(viewer)
             return
@@ -301,6 +307,12 @@ class Hall:
                 talk.chat(self, viewer, room, data.get("text"), data.get("channel", "all"))
             elif kind == "arrows":
                 talk.arrows(viewer, room, data.get("arrows"))
+            elif kind == "analyse":
+                self.analyst.request(viewer, room)
+            elif kind == "lines":
+                self.analyst.lines(viewer, room, data.get("ply"))
+            elif kind == "board":
+                viewer.send(wire.dumps(seating.analysis_board(self, viewer, room, data.get("ply"))))
             elif kind in offers.HANDLERS:
                 offers.HANDLERS[kind](self, viewer, room, data)
             elif kind in ("move", "resign", "claim"):
@@ -378,6 +390,9 @@ class Hall:
     # ----------------------------------------------------------------- engines' lines
     def _pool_thinking(self, job: Any, depth: int, score: str, pv: List[str]) -> None:
         """A line from a bot thinking in the worker pool (``job``: the room's id and its action count)."""
+        if job[0] == "lines":
+            self.analyst.line(job, depth, score, pv)
+            return
         room_id, at, seat = job
         room = self.rooms.get(room_id)
         if room is not None and room.actions == at and room.status == "playing":

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..variant import get_variant, variant_names
-from . import rated, seeks, tournaments
+from . import bot_accounts, rated, seeks, tournaments
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from .hall import Hall
 from .room import Room, Viewer
@@ -71,6 +71,7 @@ def entry(hall: Hall, stored: StoredGame, seats: Optional[List[StoredSeat]] = No
                          else hall.bot_words(stored.kind, s.bot) if s.kind == "bot" else None}
                         for s in seats]
         result = stored.result
+    bot_accounts.mark_seats(hall, out["seats"])
     if result:
         out["result"] = result.get("result") or result.get("reason")
         out["winners"] = result.get("winners")
@@ -94,7 +95,7 @@ def lobby_view(hall: Hall) -> Dict[str, Any]:
             "challengeCount": len(challenges),
             "playing": [_room_entry(hall, r) for r in playing[:SHOWN]], "playingCount": len(playing),
             "finished": [entry(hall, g) for g in finished], "tournaments": tournaments.lobby_part(hall),
-            **seeks.lobby_part(hall)}
+            "bots": bot_accounts.lobby_part(hall), **seeks.lobby_part(hall)}
 
 
 def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
@@ -136,7 +137,7 @@ def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optiona
             "ratings": pools, "history": history,
             "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
             "finished": [g for g in games if g["status"] == "over"][:100], "results": results,
-            "you": viewer_id == player_id}
+            "you": viewer_id == player_id, "bot": bot_accounts.player_part(hall, player_id)}
 
 
 def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[StoredSeat], player_id: int) -> None:

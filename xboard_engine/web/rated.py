@@ -3,13 +3,14 @@ shown.  The numbers come from ``ratings`` (Glicko-2 for two-player variants, Ope
 Chess); the new ratings are written by the store in the same commit as the game's last action.
 
 A two-player game is rated when its challenge said so, two different people played it (never a
-bot, never someone against themselves), it began from the variant's own setup, it has a clock,
+bot, never someone against themselves; or two bot accounts, engines playing as players, but never a
+person and a bot account), it began from the variant's own setup, it has a clock,
 and each side made a move (an earlier end is as good as an abort).  An 8 Player Chess game is
 rated when its challenge said so and at least two people on different sides played it; bots'
 seats are left out of the standing (each side is rated by its people), and a side held by one
 person on several seats counts once."""
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import ratings
 from .store import StoredRating
@@ -44,12 +45,16 @@ def why_unrated(kind: str, config: Dict[str, Any]) -> Optional[str]:
     return None
 
 
-def seats_why_unrated(kind: str, seat_kinds: List[str]) -> Optional[str]:
-    """Why a challenge with these seats cannot be rated: a rated game is played between people (and
-    8 Player Chess needs the openskill package)."""
-    people = [k for k in seat_kinds if k in ("me", "open", "invite")]
+def seats_why_unrated(kind: str, seat_kinds: List[str], bot_accounts: Sequence[bool] = ()) -> Optional[str]:
+    """Why a challenge with these seats cannot be rated: a rated game is played between people, or
+    between bot accounts (``bot_accounts``: per seat, whether a bot account holds it; a person and
+    a bot account never play a rated game), and 8 Player Chess needs the openskill package."""
+    people = [k for k in seat_kinds if k in ("me", "open", "invite", "account")]
     if kind == "two" and ("bot" in seat_kinds or seat_kinds.count("me") > 1):
         return "a rated game is between two people (games against bots are never rated)"
+    if any(bot_accounts) and not all(bot_accounts):
+        return ("a game between a person and a bot account is never rated (bot accounts play rated games "
+                "with each other)")
     if kind == "eight" and (seat_kinds.count("me") > 1 or len(people) < 2):
         return "a rated 8 Player Chess game needs at least two people, one seat each"
     if kind == "eight" and not ratings.multiplayer_available():
@@ -101,6 +106,8 @@ def _two(store: "Store", room: "Room", result: Dict[str, Any], key: str,
     text = result.get("result")
     if white.kind != "player" or black.kind != "player" or white.player_id == black.player_id:
         return [], {"unrated": "not two people"}
+    if (store.bot_account(white.player_id) is None) != (store.bot_account(black.player_id) is None):
+        return [], {"unrated": "a person and a bot account"}
     if not {0, 1} <= room.moved:
         return [], {"unrated": "the game ended before each side moved"}
     score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(text)

@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from . import seeks, tournaments, wire
+from . import bot_accounts, seeks, tournaments, wire
 from .hall import Hall
 from .lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from .pictures import add_picture_routes
@@ -278,6 +278,10 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 seeks.withdraw(hall, viewer, data)
             elif data["type"] == "tournament":
                 viewer.send(wire.dumps(tournaments.create(hall, viewer, data)))
+            elif data["type"] == "bot":
+                bot_accounts.register(hall, viewer, data)
+            elif data["type"] == "decline":
+                bot_accounts.decline(hall, viewer, data)
             elif data["type"] == "cancel":
                 room = hall.room_at(data.get("gameId"))
                 if room is None:
@@ -310,6 +314,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         if count:
             print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
         app["sweeper"] = asyncio.ensure_future(sweeping())
+        hall.analyst.start()
         # What is here now (modules, rules tables, resumed games) stays: the collector's full passes,
         # a pause in every game at once, need not look at it again.
         if hasattr(gc, "freeze"):
@@ -318,6 +323,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
 
     async def on_shutdown(app: web.Application) -> None:
         app["sweeper"].cancel()
+        hall.analyst.stop()
         hall.pause()
         hall.pool.shutdown()
         closing = [asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"))

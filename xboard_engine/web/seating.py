@@ -9,7 +9,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from . import rated, wire
+from . import bot_accounts, rated, wire
 from .course import end_without_result, next_turn
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, new_secret, token_hash
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .hall import Hall
 
 OWN_ENGINE = "xboard-engine"
-SEAT_KINDS = ("me", "open", "invite", "bot")
+SEAT_KINDS = ("me", "open", "invite", "bot", "account")     # account: a bot account challenged (bot_accounts)
 # Games a person may create: 5 at once, then one in 3 s; an address (people who mint new cookies, or
 # a club behind one router): 30 at once, then one a second.
 PERSON_RATE, PERSON_BURST = 1 / 3.0, 5.0
@@ -43,10 +43,12 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
         raise Refused(f"seats: want {count} entries, each {{kind: me, open, invite or bot}}")
     if not isinstance(data.get("rated", False), bool):
         raise Refused("rated: true or false")
+    challenge = bot_accounts.prepare_challenge(hall, viewer, kind, config, wanted, bool(data.get("rated")))
     if data.get("rated"):
         seat_kinds = [e.get("kind") if isinstance(e, dict) else None for e in wanted]
         why = ("this server is one person's: its games are not rated" if hall.policy.local else
-               rated.why_unrated(kind, config) or rated.seats_why_unrated(kind, seat_kinds))
+               rated.why_unrated(kind, config) or
+               rated.seats_why_unrated(kind, seat_kinds, bot_accounts.seat_flags(hall, viewer, wanted)))
         if why:
             raise Refused(f"rated: {why}")
         config["rated"] = True
@@ -65,6 +67,8 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
             secret = new_secret()
             invites.append((number, secret))
             seats.append(StoredSeat(number, "invite", None, None, token_hash(secret)))
+        elif seat_kind == "account" and challenge is not None:      # kept for the bot by its own secret
+            seats.append(StoredSeat(number, "invite", None, None, token_hash(challenge.secret)))
         else:
             seats.append(StoredSeat(number, "bot", None, _bot(hall, kind, number, entry), None))
     mine = sum(1 for s in seats if s.kind == "player")
@@ -78,6 +82,8 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
     room = hall.room(stored.id)
     assert room is not None
     room.names[player["id"]] = player["name"]
+    if challenge is not None:
+        bot_accounts.send_challenge(hall, room, challenge, player)
     if not waiting:
         start_game(hall, room)
     hall.lobby_changed()
@@ -164,6 +170,7 @@ def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) 
                 not secrets.compare_digest(token_hash(secret), s.invite_hash):
             raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
     player = hall.ensure_player(viewer)
+    bot_accounts.check_take(hall, room, seat, player["id"])
     if room.owned_by(player["id"]):
         raise Refused("you already play in this game (one seat a person where others play)")
     if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
@@ -201,6 +208,31 @@ def bots_take_free_seats(hall: "Hall", room: Room) -> None:
     hall.lobby_changed()
 
 
+def analysis_board(hall: "Hall", viewer: Viewer, room: Room, ply: Any) -> Dict[str, Any]:
+    """A person's own board from a position of a finished two-player game (its start and its first
+    ``ply`` moves): both sides theirs, no clock, not listed, engine lines on request."""
+    if room.kind != "two":
+        raise Refused("an analysis board is for two-player games")
+    if room.status not in ("over", "aborted"):
+        raise Refused("an analysis board opens once the game is over")
+    g = room.table.game                            # type: ignore[attr-defined]
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(g.moves):
+        raise Refused(f"ply: 0 to {len(g.moves)}")
+    player = hall.ensure_player(viewer)
+    bot_accounts.refuse_as_person(hall, player["id"], "open an analysis board")
+    _check_limits(hall, viewer, player["id"], challenge=False, bots=False)
+    config = {"variant": g.variant, "tc": "none", "number": None, "fen": g.start_fen, "analysis": True}
+    if ply:
+        config["moves"] = list(g.moves[:ply])
+    seats = [StoredSeat(0, "player", player["id"], None, None), StoredSeat(1, "player", player["id"], None, None)]
+    stored = hall.store.add_game("two", config, seats, player["id"], False)
+    board = hall.room(stored.id)
+    assert board is not None
+    board.names[player["id"]] = player["name"]
+    start_game(hall, board)
+    return {"type": "created", "gameId": board.slug, "path": f"/g/{board.slug}", "invites": []}
+
+
 def start_game(hall: "Hall", room: Room) -> None:
     """Every seat is filled: the players' names are kept for the record, the clocks start; a
     player not here yet is away from now."""
@@ -215,6 +247,7 @@ def start_game(hall: "Hall", room: Room) -> None:
         if s.kind == "player" and not room.connected(s.player_id):
             room.away_since.setdefault(s.player_id, now)
     next_turn(hall, room)
+    bot_accounts.game_started(hall, room)
 
 
 def cancel(hall: "Hall", viewer: Viewer, room: Room) -> None:

@@ -9,7 +9,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Tuple
 
-from . import rated, wire
+from . import bot_accounts, rated, wire
 from .room import Viewer
 from .store import StoredSeat
 from .tables import Refused, check_two_player_config
@@ -68,6 +68,7 @@ def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     if low is not None and high is not None and low > high:
         raise Refused("min is above max: no one could match")
     player = hall.ensure_player(viewer)
+    bot_accounts.refuse_as_person(hall, player["id"], "seek a game")
     from .seating import unfinished
     if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
         raise Refused("you have too many unfinished games: finish, resign or cancel some first")

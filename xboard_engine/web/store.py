@@ -7,8 +7,8 @@ Schema versions: 1 (the first live server), 2 (games have an unguessable address
 listed flag; seats keep the name their player had when the game began; player names have a unique
 look-alike key; a game may be ``aborted``), 3 (ratings: each player's rating per variant or 8 Player
 Chess mode and its history, written with the game's last action; tournaments, their entrants, and
-their rounds' games and byes).  An older database is brought up
-to date when opened."""
+their rounds' games and byes; bot accounts: the players an engine plays for, and their rules).  An
+older database is brought up to date when opened."""
 import json
 import secrets
 import sqlite3
@@ -131,6 +131,14 @@ class Store:
         commit, so a game is never over without its rating change or rated twice)."""
         raise NotImplementedError
     def rating(self, player_id: int, key: str) -> Optional[StoredRating]: raise NotImplementedError
+    def set_analysis(self, game_id: int, status: str, data: Optional[Dict[str, Any]] = None,
+                     requester: Optional[int] = None) -> None:
+        """A game's computer analysis: "queued", then "done" with its data (kept for good)."""
+        raise NotImplementedError
+    def analysis(self, game_id: int) -> Optional[Tuple[str, Optional[Dict[str, Any]], Optional[int]]]:
+        """(status, data, requester) of a game's analysis; None if nobody asked for one."""
+        raise NotImplementedError
+    def queued_analyses(self) -> List[int]: raise NotImplementedError
     def add_tournament(self, kind: str, config: Dict[str, Any], creator: int, starts: float) -> StoredTournament:
         raise NotImplementedError
     def set_tournament_status(self, tournament_id: int, status: str, ended: Optional[float] = None) -> None:
@@ -158,6 +166,13 @@ class Store:
         ``established``) first, by rating."""
         raise NotImplementedError
     def rating_keys(self) -> List[str]: raise NotImplementedError
+    def set_bot_account(self, player_id: int, info: Dict[str, Any]) -> None:
+        """The player is a bot account with these rules (``since`` is kept from the first time)."""
+        raise NotImplementedError
+    def bot_account(self, player_id: int) -> Optional[Tuple[Dict[str, Any], float]]:
+        """A bot account's rules and since when it is one; None for a person."""
+        raise NotImplementedError
+    def bot_account_ids(self) -> List[int]: raise NotImplementedError
     def pause_clocks(self, clocks: Dict[int, List[float]]) -> None: raise NotImplementedError
     def add_chat(self, line: ChatLine) -> int: raise NotImplementedError
     def game(self, game_id: int) -> Optional[StoredGame]: raise NotImplementedError
@@ -209,8 +224,11 @@ CREATE TABLE IF NOT EXISTS entrants (tournament_id INTEGER NOT NULL, player_id I
 CREATE TABLE IF NOT EXISTS tournament_games (tournament_id INTEGER NOT NULL, round INTEGER NOT NULL, game_id INTEGER,
     bye INTEGER);
 CREATE INDEX IF NOT EXISTS tournament_games_by_tournament ON tournament_games (tournament_id, round);
+CREATE TABLE IF NOT EXISTS analysis (game_id INTEGER PRIMARY KEY, status TEXT NOT NULL, data TEXT,
+    requester INTEGER, requested REAL NOT NULL, finished REAL);
 CREATE TABLE IF NOT EXISTS rating_history (player_id INTEGER NOT NULL, key TEXT NOT NULL, game_id INTEGER NOT NULL,
     at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
+CREATE TABLE IF NOT EXISTS bots (player_id INTEGER PRIMARY KEY, info TEXT NOT NULL, since REAL NOT NULL);
 """
 # Made after a version 1 database has its new columns (CREATE TABLE IF NOT EXISTS leaves it as it was).
 _INDEXES = """
@@ -540,6 +558,27 @@ class SqliteStore(Store):
                           "ORDER BY g.id DESC LIMIT ?", (player_id, limit))
         return [(self._game(row), self.seats(row[0])) for row in rows]
 
+    # ----------------------------------------------------------------- analysis
+    def set_analysis(self, game_id: int, status: str, data: Optional[Dict[str, Any]] = None,
+                     requester: Optional[int] = None) -> None:
+        now = time.time()
+        if status == "queued":
+            self._write([("INSERT OR REPLACE INTO analysis VALUES (?, 'queued', NULL, ?, ?, NULL)",
+                          (game_id, requester, now))])
+        else:
+            self._write([("UPDATE analysis SET status=?, data=?, finished=? WHERE game_id=?",
+                          (status, json.dumps(data) if data is not None else None, now, game_id))])
+
+    def analysis(self, game_id: int) -> Optional[Tuple[str, Optional[Dict[str, Any]], Optional[int]]]:
+        rows = self._read("SELECT status, data, requester FROM analysis WHERE game_id=?", (game_id,))
+        if not rows:
+            return None
+        status, data, requester = rows[0]
+        return status, json.loads(data) if data else None, requester
+
+    def queued_analyses(self) -> List[int]:
+        return [row[0] for row in self._read("SELECT game_id FROM analysis WHERE status='queued' ORDER BY requested")]
+
     # ----------------------------------------------------------------- ratings
     def rating(self, player_id: int, key: str) -> Optional[StoredRating]:
         rows = self._read("SELECT * FROM ratings WHERE player_id=? AND key=?", (player_id, key))
@@ -561,6 +600,19 @@ class SqliteStore(Store):
 
     def rating_keys(self) -> List[str]:
         return [row[0] for row in self._read("SELECT DISTINCT key FROM ratings ORDER BY key")]
+
+    # ----------------------------------------------------------------- bot accounts
+    def set_bot_account(self, player_id: int, info: Dict[str, Any]) -> None:
+        text = json.dumps(info)
+        self._write([("INSERT OR IGNORE INTO bots VALUES (?, ?, ?)", (player_id, text, time.time())),
+                     ("UPDATE bots SET info=? WHERE player_id=?", (text, player_id))])
+
+    def bot_account(self, player_id: int) -> Optional[Tuple[Dict[str, Any], float]]:
+        rows = self._read("SELECT info, since FROM bots WHERE player_id=?", (player_id,))
+        return (json.loads(rows[0][0]), rows[0][1]) if rows else None
+
+    def bot_account_ids(self) -> List[int]:
+        return [row[0] for row in self._read("SELECT player_id FROM bots ORDER BY player_id")]
 
     def meta(self, key: str) -> Optional[str]:
         rows = self._read("SELECT value FROM meta WHERE key=?", (key,))

@@ -25,7 +25,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from . import pairing, rated, ratings, wire
+from . import bot_accounts, pairing, rated, ratings, wire
 from .room import Room, Viewer
 from .store import Entrant, StoredGame, StoredSeat, StoredTournament
 from .tables import Refused, check_eight_player_config, check_two_player_config
@@ -224,6 +224,7 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
         raise Refused("this server is one person's: tournaments are for a server with other people")
     kind, config, starts = check_settings(data)
     player = hall.ensure_player(viewer)
+    bot_accounts.refuse_as_person(hall, player["id"], "create a tournament")
     own = [t for t in hall.tournaments.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
     if len(own) >= MAX_OWN:
         raise Refused(f"you have {len(own)} tournaments waiting or running (at most {MAX_OWN})")
@@ -250,6 +251,7 @@ def join(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
     if why:
         raise Refused(why)
     player = hall.ensure_player(viewer)
+    bot_accounts.refuse_as_person(hall, player["id"], "join a tournament")
     old = t.entrants.get(player["id"])
     if old is not None and not old.withdrawn:
         return

@@ -12,7 +12,14 @@ each gameId, kind, variant, mode, tc, seats, free, plies, result, created; mine:
 games), ``you`` (after a name), ``created`` (gameId, path, invites: seat, label, path with
 ``#seat=N&invite=SECRET``).  Page: ``name`` (name), ``create`` (kind "two": variant, tc, number,
 fen or pgn; kind "eight": mode, options, tc; seats: one entry per seat, ``{"kind": "me" | "open" |
-"invite" | "bot", "level", "engine"}``), ``cancel`` (gameId: a challenge of yours).
+"invite" | "bot" | "account", "level", "engine", "name"}``; rated: true or false; 8 Player:
+botsAfter, seconds), ``cancel`` (gameId: a challenge of yours), ``seek`` (variant, tc, rated, min,
+max: the opponent's rating range; answered by ``seeking`` (seek: its id) or ``paired`` (gameId,
+path)), ``accept`` (seek: a seek in the list), ``unseek`` (seek, or none: all yours),
+``tournament`` (kind arena/swiss/eight, name, variant or mode, tc, rated, minutes or rounds,
+startsIn; answered by ``tournamentCreated``), and for bot accounts ``bot`` and ``decline``
+(docs/BOT_PROTOCOL.md).  The ``lobby`` message also carries seeks, seekCount, seekCounts (per
+"variant tc rated|casual"), quickClocks, tournaments and bots.
 
 Game, ``/ws/g/SLUG``.  Server: ``hello`` (gameId, kind, config, info: the board's geometry and
 pictures, you, yourSeats, openSeats, seatLabels, grace, firstMove, creator, solo, local, teams),
@@ -26,7 +33,17 @@ playing only engines), ``chat`` (id, channel all/team, name, player, seat, text,
 ``cancel``, ``move`` (move, seat optional), ``resign``, ``abort``, ``offer`` and ``draw`` (accept)
 in two-player games, ``takeback`` (ask or accept), ``rematch`` (ask or accept), ``decline`` (what:
 draw, takeback or rematch), ``claim`` (two-player: the opponent away past the grace time; 8
-Player: the 26-point claim), ``chat`` (text, channel all or team), ``arrows`` (arrows), ``name``.
+Player: the 26-point claim), ``chat`` (text, channel all or team), ``arrows`` (arrows), ``name``;
+in a finished two-player game ``analyse`` (the computer analysis: the server answers ``analysis``,
+status queued/running/done with its data), ``lines`` (ply: the engine's lines on that position,
+streamed as ``lines`` messages, also on one's own analysis board) and ``board`` (ply: one's own
+analysis board from there; answered by ``created``).  The state also carries rated and
+ratingChanges (seats: [before, after], or unrated: why).  A tournament's game has ``config.tournament``.
+
+Tournament, ``/ws/t/SLUG``.  Server: ``tournament`` (its settings, status waiting/running/over/
+cancelled, starts, ends, round, rounds, standings, playing, games, byes, entered, yourGame),
+``paired`` (gameId, path: your next game; also sent to your page of the last game).  Page: ``join``,
+``withdraw``, ``start`` (the creator, before the start time), ``name``.
 """
 import json
 import time

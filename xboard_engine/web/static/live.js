@@ -38,6 +38,9 @@ function onLiveMessage(msg) {
   else if (msg.type === "you") { room.hello.you = msg.you; renderYou(); }
   else if (msg.type === "error") { showMessage(msg.message); document.body.dataset.error = msg.message; }
   else if (msg.type === "paired") onTournamentPairing(msg);
+  else if (msg.type === "analysis" && window.onAnalysis) window.onAnalysis(msg);
+  else if (msg.type === "lines" && window.onLines) window.onLines(msg);
+  else if (msg.type === "created") location.href = msg.path;        // an analysis board made from here
 }
 
 function onLiveHello(hello) {
@@ -179,6 +182,7 @@ function renderLive() {
   renderOffer();
   renderChannels();
   renderThinking();
+  if (window.renderAnalysisTools) window.renderAnalysisTools();
   $("download").href = `/g/${room.gameId}.${room.kind === "two" ? "pgn" : "txt"}`;
   const yourMove = playing() && mine().includes(seatToMove());
   alerts.title(yourMove ? "Your move" : "");

@@ -1,8 +1,9 @@
 // The lobby (/): your name, the open challenges (the newest first), the games being played and the
 // recent ones, your own games (with a Cancel for your challenges), and the form that creates a game
 // (two-player variant or 8 Player Chess; a start position from a FEN or PGN; each seat yours, open to
-// anyone, kept for an invite link, or a bot).  Updated live by the server's `lobby` messages.  User
-// text is only ever shown through textContent.
+// anyone, kept for an invite link, or a bot), and the bots online (engines playing as bot accounts,
+// each with a Challenge button).  Updated live by the server's `lobby` messages.  User text is only
+// ever shown through textContent.
 "use strict";
 
 const lobby = { hello: null, view: null, seen: {}, seeking: new Set() };
@@ -75,6 +76,7 @@ function onLobby(view) {
   renderLists();
   renderSeeks();
   renderTournaments();
+  renderBots();
 }
 
 // ----------------------------------------------------------------- the lists
@@ -99,7 +101,10 @@ function playersNode(entry) {
   const count = (kind) => entry.seats.filter((s) => s.kind === kind).length;
   if (entry.kind === "eight") {                  // names, then how many seats are open, invited, bots
     const people = entry.seats.filter((s) => s.kind === "player");
-    people.forEach((s, i) => { if (i) span.append(", "); span.append(playerLink(s.name, s.player), ` (${s.label})`); });
+    people.forEach((s, i) => {
+      if (i) span.append(", ");
+      span.append(playerLink(s.name, s.player), ...(s.botAccount ? [botBadge()] : []), ` (${s.label})`);
+    });
     for (const [kind, words] of [["open", "open"], ["invite", "invited"], ["bot", "bots"]]) {
       if (count(kind)) span.append(`${span.childNodes.length ? ", " : ""}${count(kind)} ${kind === "bot" && count(kind) === 1 ? "bot" : words}`);
     }
@@ -116,8 +121,18 @@ function playersNode(entry) {
     else if (s.kind === "invite") span.append("invited");
     else if (s.kind === "closed") span.append("—");
     else span.append(playerLink(s.name || "?", s.kind === "player" ? s.player : null));
+    if (s.botAccount) span.append(botBadge());
   });
   return span;
+}
+
+// The mark of a bot account (an engine playing as a player) next to its name.
+function botBadge() {
+  const badge = document.createElement("span");
+  badge.className = "bot-badge";
+  badge.textContent = "bot";
+  badge.title = "A bot account: an engine playing as a player";
+  return badge;
 }
 
 function cell(tr, content, cls) {
@@ -298,6 +313,50 @@ function renderTournaments() {
     cell(tr, String(t.players));
     cell(tr, link("Open", `/t/${t.id}`));
   }
+}
+
+// ----------------------------------------------------------------- bots online
+// Engines playing as bot accounts: each one's variants, the clocks it takes (base + 40 increments)
+// and its games now; Challenge sends the variant and clock chosen in the New game form.
+function botClocks(b) {
+  const words = (s) => (s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`);
+  return `${words(b.minTc)} to ${words(b.maxTc)}`;
+}
+
+function renderBots() {
+  const bots = lobby.view.bots || [];
+  $("bots-area").hidden = !bots.length || !!(lobby.hello && lobby.hello.local);
+  const body = fillTable("bots", bots, 5, "");
+  for (const b of bots) {
+    const tr = document.createElement("tr");
+    tr.dataset.bot = String(b.player);
+    body.appendChild(tr);
+    const who = document.createElement("span");
+    who.append(playerLink(b.name, b.player), botBadge());
+    if (b.engine) {
+      const engine = document.createElement("span");
+      engine.className = "engine";
+      engine.textContent = b.engine;
+      who.append(engine);
+    }
+    cell(tr, who);
+    cell(tr, b.variants.join(", "));
+    cell(tr, `${botClocks(b)} · ${b.rated === "both" ? "rated or casual" : b.rated}`, "tc");
+    cell(tr, `${b.playing} of ${b.maxGames}`);
+    if (b.player === myId()) { cell(tr, "you"); continue; }
+    const button = document.createElement("button");
+    button.textContent = "Challenge";
+    button.className = "join";
+    button.onclick = () => { showMessage(""); send(botChallenge(b)); };
+    cell(tr, button);
+  }
+  $("bot-count").textContent = bots.length ? `(${bots.length})` : "";
+  document.body.dataset.bots = String(bots.length);
+}
+
+function botChallenge(b) {
+  return { type: "create", kind: "two", variant: $("variant").value, tc: $("tc-custom").value.trim() || $("two-tc").value,
+           seats: [{ kind: "me" }, { kind: "account", name: b.name }], rated: false };
 }
 
 function tournamentMessage() {

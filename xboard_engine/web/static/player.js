@@ -10,8 +10,32 @@ function players(g) {
   (g.seats || []).forEach((s, i) => {
     if (i) span.append(", ");
     span.append(`${s.label}: `, playerLink(s.name || (s.kind === "open" ? "open" : "—"), s.kind === "player" ? s.player : null));
+    if (s.botAccount) span.append(botBadge());
   });
   return span;
+}
+
+// The mark of a bot account (an engine playing as a player) next to its name.
+function botBadge() {
+  const badge = document.createElement("span");
+  badge.className = "bot-badge";
+  badge.textContent = "bot";
+  badge.title = "A bot account: an engine playing as a player";
+  return badge;
+}
+
+// A bot account's line under its name: "Bot account (engine)", what it plays, online or not.
+function showBot(bot) {
+  if (!bot) return;
+  $("player-name").append(botBadge());
+  const line = document.createElement("p");
+  line.id = "player-bot";
+  const clock = (s) => (s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`);
+  line.textContent = `Bot account (${bot.engine || "engine"}) · plays ${bot.variants.join(", ")}; clocks of ` +
+    `${clock(bot.minTc)} to ${clock(bot.maxTc)} (base + 40 increments); ` +
+    `${bot.rated === "both" ? "rated or casual" : bot.rated} · ${bot.online ? "online now" : "offline"}`;
+  $("player-name").after(line);
+  document.body.dataset.bot = "1";
 }
 
 function gameLink(g, text) {
@@ -74,6 +98,7 @@ async function load() {
   const data = await response.json();
   document.title = `${data.name} — xboard-engine`;
   $("player-name").textContent = data.name + (data.you ? " (you)" : "");
+  showBot(data.bot);
   $("player-since").textContent = `Here since ${new Date(data.since * 1000).toLocaleDateString()}`;
   tableRows("ratings", data.ratings.map((r) => [r.words, ratingText(r), r.games]), 3, "No rated games yet");
   showHistory(data);

@@ -1,0 +1,134 @@
+"""A community's home in headless Chromium, several browser profiles (each its own player) and a
+phone: quick pairing by the lobby's clock buttons, a rated game's rating change on the game page,
+the player page and the leaderboard; the computer analysis and its graph; a tournament made by the
+lobby's form, joined and started by buttons, its players sent to their game; and the new pages at
+phone size."""
+import pytest
+
+pytest.importorskip("aiohttp")
+pytest.importorskip("selenium")
+
+from live_client import LiveServer  # noqa: E402
+from live_page import LivePage  # noqa: E402
+from web_page import Profiles, chrome, have_browser  # noqa: E402
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = LiveServer(tmp_path_factory.mktemp("community-browser"), "--first-move", "0")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def profiles():
+    p = Profiles()
+    yield p
+    p.quit()
+
+
+def quick(page: LivePage, variant: str, tc: str) -> None:
+    page.select("quick-variant", variant)
+    page.wait(lambda: page.js(f"return !!document.querySelector('#quick-buttons button[data-tc=\"{tc}\"]')"),
+              "the quick-pairing buttons")
+    page.find(f'#quick-buttons button[data-tc="{tc}"]').click()
+
+
+def test_quick_pairing_a_rated_game_its_rating_change_the_player_page_and_the_analysis(server, profiles):
+    a, b = (LivePage(d, server) for d in profiles.get(2))
+    a.lobby("Quinn")
+    b.lobby("Rory")
+    quick(a, "chess80", "180+2")
+    a.wait(lambda: a.data("mySeeks") == "1", "Quinn's seek")
+    b.select("quick-variant", "chess80")
+    b.wait(lambda: "1 waiting" in b.js("return document.querySelector('#quick-buttons button[data-tc=\"180+2\"]')"
+                                       ".textContent"), "the button's count of people waiting")
+    assert "Quinn" in b.js("return document.querySelector('#seeks tbody').textContent")
+    quick(b, "chess80", "180+2")
+    a.wait(lambda: "/g/" in a.d.current_url, "Quinn sent to the game")
+    b.wait(lambda: "/g/" in b.d.current_url, "Rory sent to the game")
+    a.game_page()
+    b.game_page()
+    assert a.d.current_url == b.d.current_url
+    assert "rated" in a.text("live-status")
+    white, black = (a, b) if a.seats() == "0" else (b, a)
+    white.play("e2e4")
+    black.play("e7e5")
+    black.js("window.confirm = () => true")
+    black.press("#resign")
+    white.wait(lambda: "→" in white.text("rating-changes"), "the rating changes shown")
+    changes = white.text("rating-changes")
+    assert "White: 1500 →" in changes and "Black: 1500 →" in changes
+    # the analysis: asked for by a button, its graph and marked moves for everyone
+    white.press("#request-analysis")
+    white.wait(lambda: white.data("analysis") == "done", "the computer analysis", timeout=60)
+    assert white.js("return document.querySelectorAll('#analysis-graph circle.eval-point').length") == 3
+    white.js("document.querySelector('#analysis-graph circle[data-ply=\"1\"]').dispatchEvent(new Event('click'))")
+    white.wait(lambda: white.js("return ui.view") == 1, "the first move's position shown from the graph")
+    # the player page: the rating, its history graph; the leaderboard lists both
+    me = white.js("return room.hello.you.id")
+    white.d.get(f"{server.url}/p/{me}")
+    white.wait(lambda: white.data("ready") == "1", "the player page")
+    assert "chess80" in white.text("ratings") and white.js("return !!document.querySelector('svg.rating-graph')")
+    white.d.get(f"{server.url}/leaderboard")
+    white.wait(lambda: white.data("ready") == "1", "the leaderboards")
+    board = white.js("return document.getElementById('boards').textContent")
+    assert "Quinn" in board and "Rory" in board and "chess80" in board
+
+
+def test_a_tournament_made_joined_and_started_by_buttons_sends_its_players_to_their_game(server, profiles):
+    a, b = (LivePage(d, server) for d in profiles.get(2))
+    a.lobby("Tess")
+    a.js("document.getElementById('new-tournament').open = true")
+    a.select("t-kind", "swiss")
+    a.type("#t-name-input", "Club Swiss")
+    a.type("#t-rounds", "1")
+    a.type("#t-starts", "30")
+    a.find("#tournament-form button[type=submit]").click()
+    a.wait(lambda: "/t/" in a.d.current_url and a.data("ready") == "1", "the tournament's page")
+    assert a.text("t-name") == "Club Swiss" and "Swiss" in a.text("t-what")
+    a.press("#join")
+    a.wait(lambda: a.data("entered") == "1", "Tess joined")
+    b.lobby("Uri")
+    b.wait(lambda: "Club Swiss" in b.text("tournaments"), "the tournament in the lobby")
+    b.find("#tournaments tbody a").click()
+    b.wait(lambda: "/t/" in b.d.current_url and b.data("ready") == "1", "the tournament's page")
+    b.press("#join")
+    b.wait(lambda: b.data("entered") == "1", "Uri joined")
+    assert not b.js("return document.getElementById('start-now').hidden === false")
+    a.wait(lambda: "Uri" in a.text("standings"), "Uri in the standings")
+    a.press("#start-now")
+    a.wait(lambda: "/g/" in a.d.current_url, "Tess sent to her game")
+    b.wait(lambda: "/g/" in b.d.current_url, "Uri sent to his game")
+    a.game_page()
+    assert a.d.current_url == b.d.current_url
+    assert not a.js("return document.getElementById('tournament-link').hidden")
+
+
+def test_the_lobby_tournament_and_leaderboard_pages_fit_a_phone(server, profiles):
+    a = LivePage(profiles.get(1)[0], server)
+    a.lobby("Vic")
+    a.js("document.getElementById('new-tournament').open = true")
+    a.select("t-kind", "arena")
+    a.find("#tournament-form button[type=submit]").click()
+    a.wait(lambda: "/t/" in a.d.current_url and a.data("ready") == "1", "the tournament's page")
+    tournament = a.d.current_url
+    phone = LivePage(chrome(phone=True), server)
+    try:
+        for path in ("/", tournament.replace(server.url, ""), "/leaderboard"):
+            phone.d.get(server.url + path)
+            phone.wait(lambda: phone.data("ready") == "1", f"{path} on a phone")
+            width = phone.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1], f"{path} is wider than the phone: {width}"
+        phone.d.get(server.url + "/")
+        phone.wait(lambda: phone.data("ready") == "1", "the lobby")
+        phone.wait(lambda: phone.js("return document.querySelectorAll('#quick-buttons button').length") >= 4,
+                   "the quick-pairing buttons")
+        box = phone.js("const r = document.querySelector('#quick-buttons button').getBoundingClientRect();"
+                       "return [r.width, r.height]")
+        assert box[0] >= 44 and box[1] >= 44, f"a quick-pairing button is too small for a finger: {box}"
+    finally:
+        phone.d.quit()
