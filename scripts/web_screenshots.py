@@ -23,6 +23,12 @@ or claimed while the pictures are set up):
                               progress, moves made by taps, an arrow drawn by touch (the Arrows
                               switch), the move list
   phone-8pc.png               a phone: 8 Player Chess against seven bots, a few sets played by taps
+A community's home (the same server; six people play rated games and a Swiss over WebSockets):
+  web-leaderboard.png         the leaderboards after a dozen rated games of chess and Chess80
+  web-player-ratings.png      a player's page: ratings per variant, the history graph, results
+  web-tournament.png          a Swiss of six in its second round: standings, games being played
+  web-quick-pairing.png       the lobby's quick pairing: counts per clock, the seeks waiting
+  web-analysis.png            a finished game's computer analysis: the graph and the marked moves
 
 Needs what the browser tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
 """
@@ -353,10 +359,147 @@ def phone_shots(out: Path) -> None:
             server.stop()
 
 
+# --------------------------------------------------------------------- a community's home
+async def rated_season(server: LiveServer) -> List[Client]:
+    """Six named people (WebSocket clients) play rated games of chess and Chess80 among
+    themselves: the stronger, by a fixed order, win more; a few draws."""
+    people = [await new_player(server, name, exact=True) for name in ("Ada", "Boris", "Chen", "Dara", "Emil", "Fay")]
+    rng = random.Random(5)
+    for round_number in range(4):
+        for i in range(0, len(people), 2):
+            a, b = people[(i + round_number) % 6], people[(i + 1 + 2 * round_number) % 6]
+            if a is b:
+                continue
+            variant = "chess80" if round_number % 2 else "normal"
+            await a.connect("/ws/lobby")
+            made = await create(a, kind="two", variant=variant, tc="300+3", rated=True,
+                                seats=[{"kind": "me"}, {"kind": "open"}])
+            await a.connect(f"/ws/g/{made['gameId']}")
+            await b.connect(f"/ws/g/{made['gameId']}")
+            await b.wait_for("hello")
+            await b.send({"type": "take", "seat": 1})
+            await a.state(status="playing")
+            await a.send({"type": "move", "move": "e2e4"})
+            await b.state(sans=lambda x: len(x) == 1)
+            await b.send({"type": "move", "move": "e7e5"})
+            await a.state(sans=lambda x: len(x) == 2)
+            stronger_white = people.index(a) < people.index(b)
+            if rng.random() < 0.2:
+                await a.send({"type": "offer"})
+                await b.state(drawOffer="w")
+                await b.send({"type": "draw"})
+            else:
+                await (b if (rng.random() < 0.75) == stronger_white else a).send({"type": "resign"})
+            await a.state(status="over")
+    return people
+
+
+async def tournament_under_way(server: LiveServer, people: List[Client]) -> str:
+    """A Swiss of the six: round 1 played, round 2 being played."""
+    creator = people[0]
+    await creator.connect("/ws/lobby")
+    await creator.send({"type": "tournament", "kind": "swiss", "name": "Saturday Swiss", "variant": "normal",
+                        "tc": "300+3", "rounds": 4, "startsIn": 30})
+    slug = (await creator.wait_for("tournamentCreated"))["id"]
+    for p in people:
+        await p.connect(f"/ws/t/{slug}")
+        await p.wait_for("tournament")
+        await p.send({"type": "join"})
+        await p.wait_for("tournament", entered=True)
+    await creator.send({"type": "start"})
+    view = await creator.wait_for("tournament", round=1, timeout=30)
+    by_id = {p.id: p for p in people}
+    for n, g in enumerate(view["playing"]):
+        loser = by_id[g["players"][n % 2]]
+        other = Client(server)
+        other.session = loser.session
+        await other.connect(f"/ws/g/{g['gameId']}")
+        await other.wait_for("hello")
+        await other.send({"type": "resign"})
+        await other.state(status="over")
+        await other.ws.close()
+    await creator.wait_for("tournament", round=2, timeout=30)
+    return slug
+
+
+def community_shots(out: Path) -> None:
+    """Ratings, the leaderboard, quick pairing, a tournament and a game's analysis."""
+    with tempfile.TemporaryDirectory() as data:
+        server = LiveServer(data, "--first-move", "0", "--grace", "600")
+        driver = chrome()
+        try:
+            async def season() -> Any:
+                people = await rated_season(server)
+                slug = await tournament_under_way(server, people)
+                # a casual game with mistakes in it, for its analysis: a Fried Liver attack, Black resigns
+                a, b = people[0], people[1]
+                await a.connect("/ws/lobby")
+                made = await create(a, kind="two", variant="normal", tc="600+5", seats=[{"kind": "me"}, {"kind": "open"}])
+                await a.connect(f"/ws/g/{made['gameId']}")
+                await b.connect(f"/ws/g/{made['gameId']}")
+                await b.wait_for("hello")
+                await b.send({"type": "take", "seat": 1})
+                await b.wait_for("hello", yourSeats=[1])
+                await play_moves(a, b, ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5",
+                                        "f6d5", "g5f7", "e8f7", "d1f3", "f7e6", "b1c3", "c6b4", "f3e4", "c7c6",
+                                        "a2a3", "b4a6", "d2d4", "a6c7"])
+                await b.send({"type": "resign"})
+                await a.state(status="over")
+                first = people[0].id
+                for p in people:
+                    await p.close()
+                return first, slug, made["gameId"]
+            first, slug, analysed = asyncio.run(season())
+            page = LivePage(driver, server)
+            viewport(driver, 1280, 900)
+            page.d.get(f"{server.url}/leaderboard")
+            page.wait(lambda: page.data("ready") == "1", "the leaderboards")
+            shoot(page, out / "web-leaderboard.png")
+            page.d.get(f"{server.url}/p/{first}")
+            page.wait(lambda: page.data("ready") == "1", "Ada's page")
+            shoot(page, out / "web-player-ratings.png")
+            page.d.get(f"{server.url}/t/{slug}")
+            page.wait(lambda: page.data("ready") == "1", "the tournament")
+            shoot(page, out / "web-tournament.png")
+
+            async def seeks() -> None:
+                for name, variant, tc in (("Gus", "normal", "180+2"), ("Hana", "normal", "300+3"),
+                                          ("Ivo", "8piece", "180+2"), ("Jo", "normal", "180+2")):
+                    c = await new_player(server, name, exact=True)
+                    await c.send({"type": "seek", "variant": variant, "tc": tc, "rated": True})
+                    if name != "Jo":
+                        await c.wait_for("seeking")
+                    holders.append(c)
+            holders: List[Client] = []
+            # the seekers stay connected in a thread of their own until the picture is taken
+            done = threading.Event()
+
+            def keep() -> None:
+                async def run() -> None:
+                    await seeks()
+                    await asyncio.get_event_loop().run_in_executor(None, done.wait, 120)
+                asyncio.run(run())
+            thread = threading.Thread(target=keep, daemon=True)
+            thread.start()
+            page.lobby("Kim")
+            page.wait(lambda: page.data("seeks") == "2", "two seeks waiting (Jo was paired with Gus)")
+            shoot(page, out / "web-quick-pairing.png")
+            done.set()
+            # a finished game's analysis, the engine's lines and the marked moves
+            page.open(f"/g/{analysed}")
+            page.press("#request-analysis")
+            page.wait(lambda: page.data("analysis") == "done", "the analysis", timeout=120)
+            viewport(driver, 1280, 1000)
+            shoot(page, out / "web-analysis.png")
+        finally:
+            driver.quit()
+            server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "images"), help="directory (docs/images)")
-    parser.add_argument("--only", choices=("board", "server", "phone"), help="take only these pictures")
+    parser.add_argument("--only", choices=("board", "server", "phone", "community"), help="take only these pictures")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -366,6 +509,8 @@ def main() -> int:
         server_shots(out)
     if args.only in (None, "phone"):
         phone_shots(out)
+    if args.only in (None, "community"):
+        community_shots(out)
     return 0
 
 
