@@ -36,6 +36,12 @@ restart (must be 0) and whether every game moved again.
     python scripts/live_load.py --games 200 --eight 10 --watchers 200 --pace 5 --duration 90
     python scripts/live_load.py --games 200 --eight 10 --watchers 200 --pace 5 --duration 90 --kill-halfway
     python scripts/live_load.py --games 200 --eight 10 --watchers 200 --server-python pypy3
+    python scripts/live_load.py --games 200 --eight 10 --watchers 200 --seekers 40 --arena 40 --duration 120
+
+``--seekers N`` adds N people who seek a game in the lobby (normal chess, 3+2 or 5+3, rated or
+casual), play it at the same pace for a few moves, resign, and seek again; ``--arena N`` an arena of
+N players running through the run, each paired again as their game ends.  Their seek-to-pairing
+times and games are reported beside the round trips.
     python scripts/live_load.py --url http://127.0.0.1:8766 --data-dir ~/.local/share/xboard-engine/live ...
 
 With ``--url`` the server must have been started with ``--public-url http://load.test
@@ -500,16 +506,7 @@ async def new_profile(run: Run) -> aiohttp.ClientSession:
 
 
 async def receive(ws: aiohttp.ClientWebSocketResponse, kind: str, timeout: float = 30.0) -> Dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        msg = await ws.receive(timeout=max(0.01, deadline - time.monotonic()))
-        if msg.type != aiohttp.WSMsgType.TEXT:
-            raise ConnectionError(f"connection ended: {msg.type}")
-        data = json.loads(msg.data)
-        if data.get("type") == kind:
-            return data
-        if data.get("type") == "error":
-            raise RuntimeError(data.get("message"))
+    return await receive_one_of(ws, (kind,), timeout)
 
 
 async def set_up(run: Run, game: LiveGame) -> None:
@@ -621,6 +618,121 @@ async def check_records(run: Run, data_dir: Optional[str]) -> Dict[str, Any]:
     return report
 
 
+# --------------------------------------------------------------------- seeks and an arena in the mix
+class Community:
+    """The community's load beside the games above: people seeking games (quick pairing) over and
+    over, and an arena whose players are paired again as their games end."""
+
+    def __init__(self) -> None:
+        self.pair_now: List[float] = []         # seconds from a seek that found a waiting one to "paired"
+        self.pair_waits: List[float] = []       # seconds a seek that had to wait waited
+        self.seek_games = 0
+        self.arena_games = 0
+        self.errors = 0
+
+
+async def receive_one_of(ws: aiohttp.ClientWebSocketResponse, kinds: Tuple[str, ...],
+                         timeout: float = 30.0) -> Dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = await ws.receive(timeout=max(0.01, deadline - time.monotonic()))
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            raise ConnectionError(f"connection ended: {msg.type}")
+        data = json.loads(msg.data)
+        if data.get("type") in kinds:
+            return data
+        if data.get("type") == "error":
+            raise RuntimeError(data.get("message"))
+
+
+async def play_short_game(run: Run, session: aiohttp.ClientSession, slug: str, pace: float, plies: int,
+                          rng: random.Random, until: float) -> bool:
+    """Play a game from its page: a random move every ``pace`` seconds on one's turn; after ``plies``
+    plies the side to move resigns (and anyone still playing at ``until``).  Whether it ended."""
+    ws = await session.ws_connect(f"{run.server.url}/ws/g/{slug}", max_msg_size=0)
+    try:
+        hello = await receive(ws, "hello")
+        mine = hello["yourSeats"]
+        acted = -1
+        while True:
+            try:
+                state = await receive(ws, "state", timeout=max(0.5, until - time.monotonic()))
+            except asyncio.TimeoutError:
+                await ws.send_str(json.dumps({"type": "resign"}))
+                return False
+            if state.get("status") != "playing" or state.get("result"):
+                return True
+            turn = 0 if state["turn"] == "w" else 1
+            if turn in mine and len(state["sans"]) != acted:     # a state again for a connection: acted on
+                acted = len(state["sans"])
+                if len(state["sans"]) >= plies:
+                    await ws.send_str(json.dumps({"type": "resign"}))
+                else:
+                    await asyncio.sleep(pace)
+                    await ws.send_str(json.dumps({"type": "move", "move": rng.choice(state["targets"])["options"][0]["text"]}))
+    finally:
+        await ws.close()
+
+
+async def seeker(run: Run, community: Community, until: float, pace: float, seed: int) -> None:
+    rng = random.Random(seed)
+    session = await new_profile(run)
+    ws = await session.ws_connect(run.server.url + "/ws/lobby")
+    await ws.send_str(json.dumps({"type": "name", "name": run.new_name()}))
+    await receive(ws, "you")
+    try:
+        while time.monotonic() < until - 10:
+            sent = time.monotonic()
+            await ws.send_str(json.dumps({"type": "seek", "variant": "normal", "tc": rng.choice(["180+2", "300+3"]),
+                                          "rated": rng.random() < 0.5}))
+            first = await receive_one_of(ws, ("seeking", "paired"), timeout=max(1.0, until - time.monotonic()))
+            if first["type"] == "paired":                 # a compatible seek waited: paired at once
+                community.pair_now.append(time.monotonic() - sent)
+                paired = first
+            else:
+                paired = await receive(ws, "paired", timeout=max(1.0, until - time.monotonic()))
+                community.pair_waits.append(time.monotonic() - sent)
+            if await play_short_game(run, session, paired["gameId"], pace, rng.randrange(2, 7), rng, until + 10):
+                community.seek_games += 1
+    except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+        pass
+    finally:
+        await ws.close()
+
+
+async def arena(run: Run, community: Community, players: int, until: float, pace: float) -> None:
+    """An arena lasting the run, its players paired and playing short games until it ends."""
+    sessions = [await new_profile(run) for _ in range(players)]
+    pages = []
+    for session in sessions:
+        lobby = await session.ws_connect(run.server.url + "/ws/lobby")
+        await lobby.send_str(json.dumps({"type": "name", "name": run.new_name()}))
+        await receive(lobby, "you")
+        if not pages:
+            minutes = max(1, int((until - time.monotonic()) / 60))
+            await lobby.send_str(json.dumps({"type": "tournament", "kind": "arena", "minutes": minutes,
+                                             "tc": "180+2", "startsIn": 60, "name": "Load arena"}))
+            slug = (await receive(lobby, "tournamentCreated"))["id"]
+        await lobby.close()
+        page = await session.ws_connect(f"{run.server.url}/ws/t/{slug}")
+        await page.send_str(json.dumps({"type": "join"}))
+        pages.append(page)
+    await pages[0].send_str(json.dumps({"type": "start"}))
+
+    async def player(n: int) -> None:
+        rng = random.Random(1000 + n)
+        try:
+            while time.monotonic() < until:
+                paired = await receive(pages[n], "paired", timeout=max(1.0, until - time.monotonic()))
+                if await play_short_game(run, sessions[n], paired["gameId"], pace, rng.randrange(2, 7), rng, until + 10):
+                    community.arena_games += 1
+        except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+            pass
+    await asyncio.gather(*(player(n) for n in range(players)))
+    for page in pages:
+        await page.close()
+
+
 # --------------------------------------------------------------------- a run
 async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False) -> Dict[str, Any]:
     run = Run(server, args)
@@ -657,6 +769,14 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     duration = args.duration if args.moves is None else 10 ** 6
     until = t0 + duration
     drivers = [asyncio.ensure_future(g.drive(args.pace, until, args.moves)) for g in games]
+    community = Community()
+    names = {}
+    for n in range(args.seekers):
+        drivers.append(asyncio.ensure_future(seeker(run, community, until, args.pace, n)))
+        names[drivers[-1]] = f"seeker {n}"
+    if args.arena:
+        drivers.append(asyncio.ensure_future(arena(run, community, args.arena, until, args.pace)))
+        names[drivers[-1]] = "the arena"
     restart: Dict[str, Any] = {}
     if args.kill_halfway:
         if args.moves is None:
@@ -665,7 +785,16 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
             while sum(g.moves for g in games) < args.moves * len(games) / 2:
                 await asyncio.sleep(0.1)
         restart = await kill_and_restart(run, server, say)
-    await asyncio.gather(*drivers)
+    # Every simulated person stops at the end; one still waiting a minute later is reported and let go.
+    done, late = await asyncio.wait(drivers, timeout=max(1.0, until + 60 - time.monotonic()))
+    for task in late:
+        task.cancel()
+    if late:
+        run.error(f"{len(late)} simulated people still busy a minute after the end, stopped: "
+                  f"{', '.join(sorted(names.get(t, 'a game') for t in late))}")
+    for task in done:
+        if task.exception() is not None:
+            run.error(f"a simulated person failed: {task.exception()!r}")
     # the last moves' states arrive
     deadline = time.monotonic() + 10
     while any(g.pending for g in games) and time.monotonic() < deadline:
@@ -705,7 +834,12 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
                         "load": [load0, load1], "canary_p99": percentile(canary_lags, 99),
             "canary_p999": percentile(canary_lags, 99.9), "canary_max": max(canary_lags or [0.0]),
             "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
-            "records": records, "restart": restart, "over": sum(1 for g in games if g.over)}
+            "records": records, "restart": restart, "over": sum(1 for g in games if g.over),
+            "seekers": args.seekers, "arena": args.arena,
+            "pairings": len(community.pair_waits) + len(community.pair_now), "waited": len(community.pair_waits),
+            "pair_p50": percentile([x * 1000 for x in community.pair_now], 50),
+            "pair_p99": percentile([x * 1000 for x in community.pair_now], 99),
+            "seek_games": community.seek_games, "arena_games": community.arena_games}
 
 
 async def kill_and_restart(run: Run, server: Server, say: Any) -> Dict[str, Any]:
@@ -768,6 +902,11 @@ def show(result: Dict[str, Any], label: str = "") -> None:
           f"{r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end ({os.cpu_count()} cores)")
     print(f"  machine noise (an idle process sleeping 10 ms at a time wakes late by): p99 {r['canary_p99']:.1f} ms, "
           f"p99.9 {r['canary_p999']:.1f} ms, max {r['canary_max']:.1f} ms")
+    if r.get("seekers") or r.get("arena"):
+        print(f"  beside them: {r['seekers']} people seeking games ({r['pairings']} pairings; a seek that found "
+              f"one waiting was paired in p50 {r['pair_p50']:.1f} ms, p99 {r['pair_p99']:.1f} ms; "
+              f"{r['seek_games']} games played to the end), "
+              f"an arena of {r['arena']} players ({r['arena_games']} games played to the end)")
     rec = r["records"]
     print(f"  records: {rec['games']} games checked, {rec['mismatched']} differ, acknowledged moves lost "
           f"{rec['lost']}, unacknowledged moves stored {rec['unacked_stored']}, PGN differing {rec['pgn_mismatched']}")
@@ -793,6 +932,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--moves", type=int, help="moves per game instead of a duration")
     p.add_argument("--variant", default="normal", help="two-player variant (default %(default)s)")
     p.add_argument("--tc", default="none", help="two-player clock (default %(default)s: nobody flags)")
+    p.add_argument("--seekers", type=int, default=0,
+                   help="people seeking games over and over beside the games above (quick pairing; default 0)")
+    p.add_argument("--arena", type=int, default=0, help="players of an arena running through the run (default 0)")
     p.add_argument("--kill-halfway", action="store_true", help="SIGKILL the server halfway and start it again")
     p.add_argument("--url", help="a running server instead of starting one")
     p.add_argument("--pid", type=int, help="with --url: the server's process id (CPU, memory)")

@@ -27,7 +27,8 @@ A community's home (the same server; six people play rated games and a Swiss ove
   web-leaderboard.png         the leaderboards after a dozen rated games of chess and Chess80
   web-player-ratings.png      a player's page: ratings per variant, the history graph, results
   web-tournament.png          a Swiss of six in its second round: standings, games being played
-  web-quick-pairing.png       the lobby's quick pairing: counts per clock, the seeks waiting
+  web-quick-pairing.png       the lobby's quick pairing: counts per clock, the seeks waiting; the
+                              tournaments; our engine online as a bot account (xboard-engine bot)
   web-analysis.png            a finished game's computer analysis: the graph and the marked moves
 
 Needs what the browser tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
@@ -36,6 +37,7 @@ import argparse
 import asyncio
 import queue
 import random
+import subprocess
 import sys
 import tempfile
 import threading
@@ -481,9 +483,20 @@ def community_shots(out: Path) -> None:
                 asyncio.run(run())
             thread = threading.Thread(target=keep, daemon=True)
             thread.start()
-            page.lobby("Kim")
-            page.wait(lambda: page.data("seeks") == "2", "two seeks waiting (Jo was paired with Gus)")
-            shoot(page, out / "web-quick-pairing.png")
+            # an engine online as a bot account (our own engine, through the bot client)
+            bot = subprocess.Popen([sys.executable, "-m", "xboard_engine", "bot", "--server", server.url,
+                                    "--engine", f"{sys.executable} -m xboard_engine", "--name", "Kestrel",
+                                    "--variants", "normal,chess80,8piece", "--token-file", str(Path(data) / "bot.token")],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=str(ROOT))
+            try:
+                page.lobby("Kim")
+                page.wait(lambda: page.data("seeks") == "2", "two seeks waiting (Jo was paired with Gus)")
+                page.wait(lambda: page.js("return document.querySelectorAll('#bots tbody tr a').length") >= 1,
+                          "the bot online")
+                shoot(page, out / "web-quick-pairing.png")
+            finally:
+                bot.terminate()
+                bot.wait(10)
             done.set()
             # a finished game's analysis, the engine's lines and the marked moves
             page.open(f"/g/{analysed}")

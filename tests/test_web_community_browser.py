@@ -30,6 +30,9 @@ def profiles():
     p.quit()
 
 
+SEEN = {}          # pages the first test made, for the phone test to open
+
+
 def quick(page: LivePage, variant: str, tc: str) -> None:
     page.select("quick-variant", variant)
     page.wait(lambda: page.js(f"return !!document.querySelector('#quick-buttons button[data-tc=\"{tc}\"]')"),
@@ -68,8 +71,10 @@ def test_quick_pairing_a_rated_game_its_rating_change_the_player_page_and_the_an
     assert white.js("return document.querySelectorAll('#analysis-graph circle.eval-point').length") == 3
     white.js("document.querySelector('#analysis-graph circle[data-ply=\"1\"]').dispatchEvent(new Event('click'))")
     white.wait(lambda: white.js("return ui.view") == 1, "the first move's position shown from the graph")
+    SEEN["game"] = white.d.current_url.replace(server.url, "")
     # the player page: the rating, its history graph; the leaderboard lists both
     me = white.js("return room.hello.you.id")
+    SEEN["player"] = f"/p/{me}"
     white.d.get(f"{server.url}/p/{me}")
     white.wait(lambda: white.data("ready") == "1", "the player page")
     assert "chess80" in white.text("ratings") and white.js("return !!document.querySelector('svg.rating-graph')")
@@ -118,11 +123,20 @@ def test_the_lobby_tournament_and_leaderboard_pages_fit_a_phone(server, profiles
     tournament = a.d.current_url
     phone = LivePage(chrome(phone=True), server)
     try:
-        for path in ("/", tournament.replace(server.url, ""), "/leaderboard"):
-            phone.d.get(server.url + path)
-            phone.wait(lambda: phone.data("ready") == "1", f"{path} on a phone")
+        for path in ["/", tournament.replace(server.url, ""), "/leaderboard"] + [SEEN[k] for k in ("game", "player")
+                                                                                 if k in SEEN]:
+            if path.startswith("/g/"):
+                phone.open(path)
+            else:
+                phone.d.get(server.url + path)
+                phone.wait(lambda: phone.data("ready") == "1", f"{path} on a phone")
             width = phone.js("return [document.documentElement.scrollWidth, window.innerWidth]")
             assert width[0] <= width[1], f"{path} is wider than the phone: {width}"
+        if "game" in SEEN:                                  # the analysis graph fits the phone's width
+            phone.open(SEEN["game"])
+            phone.wait(lambda: phone.js("return !!document.querySelector('svg.eval-graph')"), "the analysis graph")
+            right = phone.js("return document.querySelector('svg.eval-graph').getBoundingClientRect().right")
+            assert right <= 390, f"the analysis graph reaches {right} px on a 390 px phone"
         phone.d.get(server.url + "/")
         phone.wait(lambda: phone.data("ready") == "1", "the lobby")
         phone.wait(lambda: phone.js("return document.querySelectorAll('#quick-buttons button').length") >= 4,

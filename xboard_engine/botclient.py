@@ -31,14 +31,13 @@ from .match.engines import EngineConfig, EngineFailure, UciClient, kill_all, sta
 from .moves import Move
 from .position import Position
 from .variant import get_variant
+from .web.game import MAX_CLOCK_SECONDS, clock_seconds
 
 PROG = "xboard-engine bot"
 COOKIE = "xbe_player"
 FIRST_BACKOFF, MAX_BACKOFF = 1.0, 30.0
 GAME_RETRIES = 5                  # reconnections to one game's page before it is left
 REPLY_SECONDS = 15.0              # the server's answer to a message we wait for
-INCREMENTS_COUNTED = 40           # a clock's length: base + 40 increments (as the server counts it)
-MAX_CLOCK_SECONDS = 3 * 3600 + INCREMENTS_COUNTED * 180
 
 
 class BotError(Exception):
@@ -154,18 +153,6 @@ def default_name(engine_name: str, command: str) -> str:
             break
         kept.append(word)
     return f"{' '.join(kept) or (words[0][:20] if words else 'Engine')} bot"
-
-
-def clock_seconds(tc: Any) -> Optional[float]:
-    """A clock's length as the rules count it (None: not seconds + increment)."""
-    from .web.game import parse_time_control
-    if not isinstance(tc, str) or tc == "none" or tc.startswith(("st=", "depth=")) or "/" in tc:
-        return None
-    try:
-        parsed = parse_time_control(tc)
-    except ValueError:
-        return None
-    return parsed.base + INCREMENTS_COUNTED * parsed.inc if parsed.has_clock else None
 
 
 # --------------------------------------------------------------------- one game

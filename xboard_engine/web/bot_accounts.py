@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set
 from ..variant import variant_names
 from . import names, wire
 from .course import end_without_result
-from .game import parse_time_control
+from .game import INCREMENTS_COUNTED, MAX_CLOCK_SECONDS, clock_seconds
 from .room import Room, Viewer, new_secret, token_hash
 from .store import Store, StoredSeat
 from .tables import Refused
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     from .hall import Hall
 
 RATED_CHOICES = ("rated", "casual", "both")
-INCREMENTS_COUNTED = 40                 # a clock's length: its base and this many increments
-MAX_CLOCK_SECONDS = 3 * 3600 + INCREMENTS_COUNTED * 180      # the longest clock a game may have
 MAX_GAMES_AT_ONCE = 10
 MAX_ENGINE_TEXT = 80
 MAX_REASON = 200
@@ -83,18 +81,6 @@ class Registry:
 
 
 # --------------------------------------------------------------------- rules
-def clock_seconds(tc: Any) -> Optional[float]:
-    """A clock's length as bots' rules count it, base + 40 increments in seconds; None for what
-    is not a clock of seconds + increment (no clock, moves in a session, an engine's limits)."""
-    if not isinstance(tc, str) or tc == "none" or tc.startswith(("st=", "depth=")) or "/" in tc:
-        return None
-    try:
-        parsed = parse_time_control(tc)
-    except ValueError:
-        return None
-    return parsed.base + INCREMENTS_COUNTED * parsed.inc if parsed.has_clock else None
-
-
 def _seconds(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or not 0 <= value <= MAX_CLOCK_SECONDS:

@@ -36,23 +36,27 @@ def _worker_start(lines: Any, parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: float, skill: int,
-                    seed: int, depth: Optional[int] = None, job: Any = None) -> str:
-    """Our engine's move (coordinate text) after ``moves`` from ``start_fen``, within ``seconds``
-    (or to ``depth``).  Each line it finds goes to the server as ``(job, depth, score, pv)``."""
+def _searcher_here() -> Any:
+    """This worker's searcher (its table kept between moves)."""
     global _searcher
-    from ..position import Position
-    from ..score import from_search
-    from ..search import FULL_SKILL, Limits, Searcher
+    from ..search import Searcher
     if _searcher is None:
         _searcher = Searcher(hash_mb=WORKER_HASH_MB)
+    return _searcher
+
+
+def _position(variant: str, start_fen: str, moves: List[str]) -> Any:
+    from ..position import Position
     pos = Position.from_fen(start_fen, variant)
     for text in moves:
         pos.push(pos.parse_move(text))
-    legal = pos.legal_moves()
-    if len(legal) == 1:
-        return pos.move_text(legal[0])
-    random.seed(seed)
+    return pos
+
+
+def _reporter(pos: Any, job: Any) -> Any:
+    """What a search calls with each line: the line (score from White's side, the moves in SAN) to
+    the server as ``(job, depth, score, pv)``, when a job names who wants it."""
+    from ..score import from_search
     side = pos.stm
 
     def report(info: Any) -> None:
@@ -67,10 +71,22 @@ def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: flo
             _lines.put_nowait((job, info.depth, shown, sans))
         except Exception:                        # a full or closed queue: the line is not needed
             pass
+    return report
 
+
+def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: float, skill: int,
+                    seed: int, depth: Optional[int] = None, job: Any = None) -> str:
+    """Our engine's move (coordinate text) after ``moves`` from ``start_fen``, within ``seconds``
+    (or to ``depth``).  Each line it finds goes to the server as ``(job, depth, score, pv)``."""
+    from ..search import FULL_SKILL, Limits
+    pos = _position(variant, start_fen, moves)
+    legal = pos.legal_moves()
+    if len(legal) == 1:
+        return pos.move_text(legal[0])
+    random.seed(seed)
     limits = Limits(soft_time=seconds * 0.5, hard_time=seconds, depth=depth, skill=min(skill, FULL_SKILL),
                     randomize=skill < FULL_SKILL)
-    result = _searcher.search(pos, limits, on_info=report)
+    result = _searcher_here().search(pos, limits, on_info=_reporter(pos, job))
     move = result.move if result.move in legal else random.Random(seed).choice(legal)
     return pos.move_text(move)
 
@@ -81,33 +97,14 @@ def analyse_position(variant: str, start_fen: str, moves: List[str], seconds: fl
     SAN) and the score from White's view (``cp``, or ``mate``: full moves, negative when Black
     mates), searched for ``seconds`` at full strength.  Lines go to the server as for a bot's move
     when ``job`` names who wants them.  A position with no legal move gives no move."""
-    global _searcher
-    from ..position import Position
     from ..score import from_search
-    from ..search import FULL_SKILL, Limits, Searcher
-    if _searcher is None:
-        _searcher = Searcher(hash_mb=WORKER_HASH_MB)
-    pos = Position.from_fen(start_fen, variant)
-    for text in moves:
-        pos.push(pos.parse_move(text))
+    from ..search import FULL_SKILL, Limits
+    pos = _position(variant, start_fen, moves)
     if not pos.legal_moves():
         return {"best": None, "san": None, "cp": None, "mate": None}
     side = pos.stm
-
-    def report(info: Any) -> None:
-        if _lines is None or job is None:
-            return
-        shown = from_search(info.score).for_white(side).page_text()
-        board, sans = pos.copy(), []
-        for move in info.pv[:12]:
-            sans.append(board.san(move))
-            board.push(move)
-        try:
-            _lines.put_nowait((job, info.depth, shown, sans))
-        except Exception:
-            pass
-
-    result = _searcher.search(pos, Limits(soft_time=seconds, hard_time=seconds, skill=FULL_SKILL), on_info=report)
+    limits = Limits(soft_time=seconds, hard_time=seconds, skill=FULL_SKILL)
+    result = _searcher_here().search(pos, limits, on_info=_reporter(pos, job))
     score = from_search(result.score).for_white(side)
     mate = None if not score.is_mate else (score.mate_moves if score.mating else -score.mate_moves)
     return {"best": pos.move_text(result.move), "san": pos.san(result.move),

@@ -313,6 +313,22 @@ def parse_time_control(text: str) -> TimeControl:
     return tc
 
 
+INCREMENTS_COUNTED = 40                 # a clock's length: its base and this many increments
+MAX_CLOCK_SECONDS = MAX_BASE + INCREMENTS_COUNTED * MAX_INCREMENT     # the longest clock a game may have
+
+
+def clock_seconds(tc: Any) -> Optional[float]:
+    """A clock's length as seeks' and bots' rules count it, base + 40 increments in seconds; None
+    for what is not a clock of seconds + increment (no clock, moves in a session, an engine's limits)."""
+    if not isinstance(tc, str) or tc == "none" or tc.startswith(("st=", "depth=")) or "/" in tc:
+        return None
+    try:
+        parsed = parse_time_control(tc)
+    except ValueError:
+        return None
+    return parsed.base + INCREMENTS_COUNTED * parsed.inc if parsed.has_clock else None
+
+
 def load_pgn(text: str) -> Tuple[str, Optional[str], List[str], Dict[str, str]]:
     """The variant, start FEN, coordinate moves and tags of the first game of a PGN text; every
     move checked by the rules core.  Raises ValueError with a reason people can act on."""

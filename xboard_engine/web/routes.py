@@ -6,7 +6,7 @@ import gc
 import html
 import os
 import secrets
-from typing import Any, Dict, Optional, Set
+from typing import Any, Callable, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -169,25 +169,30 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             return web.Response(status=404, text="no such tournament\n")
         return await socket(request, None, t)
 
-    def tournament_message(viewer: Viewer, t: Any, text: str) -> None:
+    def answer(viewer: Viewer, text: str, handlers: Dict[str, Callable[[Dict[str, Any]], Any]]) -> None:
+        """One message of a lobby or tournament page: within the rate, parsed, given to the handler of
+        its type; a refusal is an ``error`` reply and changes nothing."""
         try:
             if not viewer.messages.allow():
                 viewer.refusals += 1
                 raise wire.BadMessage("too many messages: slow down")
             data = wire.parse(text)
-            if data["type"] == "join":
-                tournaments.join(hall, viewer, t)
-            elif data["type"] == "withdraw":
-                tournaments.withdraw(hall, viewer, t)
-            elif data["type"] == "start":
-                tournaments.start_now(hall, viewer, t)
-            elif data["type"] == "name":
-                hall.rename(viewer, data.get("name"))
-                viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
-            else:
+            handler = handlers.get(data["type"])
+            if handler is None:
                 raise wire.BadMessage(f"unknown message type {data['type']!r}")
+            handler(data)
         except (wire.BadMessage, Refused) as error:
             viewer.send(wire.dumps({"type": "error", "message": str(error)}))
+
+    def rename(viewer: Viewer, data: Dict[str, Any]) -> None:
+        hall.rename(viewer, data.get("name"))
+        viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
+
+    def tournament_message(viewer: Viewer, t: Any, text: str) -> None:
+        answer(viewer, text, {"join": lambda data: tournaments.join(hall, viewer, t),
+                              "withdraw": lambda data: tournaments.withdraw(hall, viewer, t),
+                              "start": lambda data: tournaments.start_now(hall, viewer, t),
+                              "name": lambda data: rename(viewer, data)})
 
     async def socket(request: web.Request, room: Optional[Room], tournament: Any = None) -> web.StreamResponse:
         if gate.foreign_origin(request):
@@ -260,37 +265,22 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         return ws
 
     def lobby_message(viewer: Viewer, text: str) -> None:
-        try:
-            if not viewer.messages.allow():
-                viewer.refusals += 1
-                raise wire.BadMessage("too many messages: slow down")
-            data = wire.parse(text)
-            if data["type"] == "name":
-                hall.rename(viewer, data.get("name"))
-                viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
-            elif data["type"] == "create":
-                viewer.send(wire.dumps(create(hall, viewer, data)))
-            elif data["type"] == "seek":
-                seeks.seek(hall, viewer, data)
-            elif data["type"] == "accept":
-                seeks.accept(hall, viewer, data)
-            elif data["type"] == "unseek":
-                seeks.withdraw(hall, viewer, data)
-            elif data["type"] == "tournament":
-                viewer.send(wire.dumps(tournaments.create(hall, viewer, data)))
-            elif data["type"] == "bot":
-                bot_accounts.register(hall, viewer, data)
-            elif data["type"] == "decline":
-                bot_accounts.decline(hall, viewer, data)
-            elif data["type"] == "cancel":
-                room = hall.room_at(data.get("gameId"))
-                if room is None:
-                    raise Refused("no such game")
-                cancel(hall, viewer, room)
-            else:
-                raise wire.BadMessage(f"unknown message type {data['type']!r}")
-        except (wire.BadMessage, Refused) as error:
-            viewer.send(wire.dumps({"type": "error", "message": str(error)}))
+        def cancel_game(data: Dict[str, Any]) -> None:
+            room = hall.room_at(data.get("gameId"))
+            if room is None:
+                raise Refused("no such game")
+            cancel(hall, viewer, room)
+
+        answer(viewer, text, {
+            "name": lambda data: rename(viewer, data),
+            "create": lambda data: viewer.send(wire.dumps(create(hall, viewer, data))),
+            "seek": lambda data: seeks.seek(hall, viewer, data),
+            "accept": lambda data: seeks.accept(hall, viewer, data),
+            "unseek": lambda data: seeks.withdraw(hall, viewer, data),
+            "tournament": lambda data: viewer.send(wire.dumps(tournaments.create(hall, viewer, data))),
+            "bot": lambda data: bot_accounts.register(hall, viewer, data),
+            "decline": lambda data: bot_accounts.decline(hall, viewer, data),
+            "cancel": cancel_game})
 
     async def lobby_socket(request: web.Request) -> web.StreamResponse:
         return await socket(request, None)

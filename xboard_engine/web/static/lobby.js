@@ -126,15 +126,6 @@ function playersNode(entry) {
   return span;
 }
 
-// The mark of a bot account (an engine playing as a player) next to its name.
-function botBadge() {
-  const badge = document.createElement("span");
-  badge.className = "bot-badge";
-  badge.textContent = "bot";
-  badge.title = "A bot account: an engine playing as a player";
-  return badge;
-}
-
 function cell(tr, content, cls) {
   const td = document.createElement("td");
   if (content instanceof Node) td.appendChild(content); else td.textContent = content;

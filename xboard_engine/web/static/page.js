@@ -101,6 +101,15 @@ function tableRows(id, rows, columns, empty) {
   }
 }
 
+// The mark of a bot account (an engine playing as a player) next to its name.
+function botBadge() {
+  const badge = document.createElement("span");
+  badge.className = "bot-badge";
+  badge.textContent = "bot";
+  badge.title = "A bot account: an engine playing as a player";
+  return badge;
+}
+
 // A link to a player's page (their name as its text), or the name alone for a bot or no one.
 function playerLink(name, player) {
   if (player === null || player === undefined) { const span = document.createElement("span"); span.textContent = name; return span; }

@@ -15,15 +15,6 @@ function players(g) {
   return span;
 }
 
-// The mark of a bot account (an engine playing as a player) next to its name.
-function botBadge() {
-  const badge = document.createElement("span");
-  badge.className = "bot-badge";
-  badge.textContent = "bot";
-  badge.title = "A bot account: an engine playing as a player";
-  return badge;
-}
-
 // A bot account's line under its name: "Bot account (engine)", what it plays, online or not.
 function showBot(bot) {
   if (!bot) return;
