@@ -396,7 +396,10 @@ def test_start_fen_and_opening_in_chess80():
 def test_fake_engine_in_random_setup_variant():
     record = against_ours(fake("scorer"), BLACK, variant="8piece-random", adjudication=Adjudication(maxmoves=3))
     assert record.start_fen is not None
-    assert (record.result, record.reason) == ("1/2-1/2", "Draw by maximum game length"), record
+    # The setup is drawn at random: in a few of them our engine (White) mates the scoring fake within
+    # the three moves (seen once in CI); otherwise the game is adjudicated at the limit.
+    assert (record.result, record.reason) in (("1/2-1/2", "Draw by maximum game length"), ("1-0", "White mates")), record
+    assert len(record.moves) <= 6 and (record.reason == "White mates") == (record.result == "1-0")
     check_record(record)
 
 
