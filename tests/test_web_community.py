@@ -281,6 +281,38 @@ def test_bad_seeks_are_refused_with_the_reason(server, seek, why):
     run(scenario())
 
 
+def test_one_address_has_at_most_20_seeks_waiting_however_many_people_make_them(server):
+    """Seven people (cookies) from 127.0.0.1 seek 3, 3, ... 2 games: the 20th is taken; the 21st is
+    refused for the address, to a person with a seek to spare and to one with none; a withdrawn
+    seek makes room for one more."""
+    async def scenario():
+        people = [await seeker(server, f"Crowd{n}") for n in range(8)]
+        lobby = [m for m in people[0].inbox if m["type"] == "lobby"][-1]
+        if lobby["seekCount"]:                      # an earlier test's pages are closing: their seeks go
+            await people[0].wait_for("lobby", seekCount=0)
+        clocks = ("60+0", "180+2", "300+3")         # a person's 3 seeks: 3 kinds (a like one would replace)
+        ids = []
+        for n in range(20):                         # each seek outside every rating: none is paired
+            await people[n // 3].send({"type": "seek", "variant": "normal", "tc": clocks[n % 3],
+                                       "rated": False, "min": 3000})
+            ids.append((await people[n // 3].wait_for("seeking"))["seek"])
+        view = await people[7].wait_for("lobby", seekCount=20)
+        assert sorted(x["id"] for x in view["seeks"]) == sorted(ids)
+        refusal = "20 seeks from your address are waiting (at most 20): withdraw one first"
+        await people[6].send({"type": "seek", "variant": "normal", "tc": clocks[2], "rated": False, "min": 3000})
+        assert (await people[6].wait_for("error"))["message"] == refusal       # 2 of their own: not the person cap
+        await people[7].send({"type": "seek", "variant": "normal", "tc": clocks[0], "rated": False, "min": 3000})
+        assert (await people[7].wait_for("error"))["message"] == refusal
+        await people[0].send({"type": "unseek", "seek": ids[0]})
+        await people[7].wait_for("lobby", seekCount=19)
+        await people[7].send({"type": "seek", "variant": "normal", "tc": clocks[0], "rated": False, "min": 3000})
+        await people[7].wait_for("seeking")
+        view = await people[7].wait_for("lobby", seeks=lambda s: any(x["player"] == people[7].id for x in s))
+        assert view["seekCount"] == 20 and ids[0] not in [x["id"] for x in view["seeks"]]
+        await close_all(*people)
+    run(scenario())
+
+
 # ---------------------------------------------------------------- 8 Player tables that bots fill
 def test_an_8_player_table_fills_with_bots_after_its_stated_wait(server):
     async def scenario():
@@ -371,4 +403,71 @@ def test_engine_lines_come_for_a_finished_game_and_an_analysis_board_opens_from_
         await carol.send({"type": "analyse"})
         assert "once it is over" in (await carol.wait_for("error"))["message"]
         await close_all(alice, bob, carol, dave)
+    run(scenario())
+
+
+# the Immortal Game (Anderssen-Kieseritzky, London 1851) up to 22...Nxf6: 44 plies, whose analysis
+# (45 positions at 0.3 s each) keeps the queue's one runner busy while a test fills the queue
+IMMORTAL = ("e2e4 e7e5 f2f4 e5f4 f1c4 d8h4 e1f1 b7b5 c4b5 g8f6 g1f3 h4h6 d2d3 f6h5 f3h4 h6g5 h4f5 c7c6 "
+            "g2g4 h5f6 h1g1 c6b5 h2h4 g5g6 h4h5 g6g5 d1f3 f6g8 c1f4 g5f6 b1c3 f8c5 c3d5 f6b2 f4d6 c5g1 "
+            "e4e5 b2a1 f1e2 b8a6 f5g7 e8d8 f3f6 g8f6").split()
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server of the test's own: a test that leaves analyses waiting must not hold the shared
+    server's queue (and its address's share of it) for the tests after it."""
+    s = LiveServer(tmp_path, "--first-move", "0")
+    yield s
+    s.stop()
+
+
+async def queue_held(server, count):
+    """``count`` finished games (1. e4 e5, Black resigns), each with its White's page open on it,
+    and then a long game's analysis running, so that the analyses asked for next wait behind it
+    (their "ahead" counts it): the long game's page and the Whites."""
+    long, bob, _, _ = await rated_game(server, moves=IMMORTAL)
+    await bob.close()
+    whites = []
+    for _ in range(count):
+        alice, bob, game, _ = await rated_game(server)
+        await bob.close()
+        alice.game = game
+        whites.append(alice)
+    await long.send({"type": "analyse"})
+    await long.wait_for("analysis", status="running", timeout=30)
+    return long, whites
+
+
+def test_a_person_has_at_most_2_analyses_waiting_and_a_third_is_refused(own_server):
+    async def scenario():
+        running, whites = await queue_held(own_server, 3)
+        asker = whites[0]
+        for n in range(3):
+            if n:
+                await asker.connect(f"/ws/g/{whites[n].game}")
+                await asker.wait_for("hello")
+            await asker.send({"type": "analyse"})
+            if n < 2:
+                queued = await asker.wait_for("analysis", status="queued")
+                assert queued["ahead"] == n + 1               # behind the running one (and the first)
+        error = await asker.wait_for("error")
+        assert error["message"] == "you have 2 analyses waiting (at most 2): wait for one to finish"
+        await whites[2].send({"type": "analyse"})             # the same game, asked by someone else
+        assert (await whites[2].wait_for("analysis", status="queued"))["ahead"] == 3
+        await close_all(running, *whites)
+    run(scenario())
+
+
+def test_one_address_has_at_most_10_analyses_waiting_however_many_people_ask(own_server):
+    async def scenario():
+        running, whites = await queue_held(own_server, 11)     # eleven people, one game each
+        for n, white in enumerate(whites[:10]):
+            await white.send({"type": "analyse"})
+            assert (await white.wait_for("analysis", status="queued"))["ahead"] == n + 1
+        await whites[10].send({"type": "analyse"})
+        error = await whites[10].wait_for("error")
+        assert error["message"] == ("10 analyses asked for from your address are waiting (at most 10): "
+                                    "wait for one to finish")
+        await close_all(running, *whites)
     run(scenario())

@@ -445,3 +445,33 @@ def test_a_tournament_nobody_joins_is_cancelled_at_its_start_and_creators_are_li
         await close_pages(t)
         await close_all(a)
     run(scenario())
+
+
+def test_one_address_has_at_most_10_tournaments_waiting_or_running_however_many_people_make_them(tmp_path):
+    # a server of its own: the ten tournaments it leaves waiting would refuse the shared server's
+    # later tournaments from 127.0.0.1
+    server = LiveServer(tmp_path, "--first-move", "0")
+
+    async def scenario():
+        people = [await new_player(server, f"Maker{n}") for n in range(6)]
+        slugs = [await make(people[n // 2], kind="arena" if n % 2 else "swiss", rounds=1) for n in range(10)]
+        await people[5].wait_for("lobby", tournaments=lambda ts: sorted(t["id"] for t in ts) == sorted(slugs))
+        refusal = "10 tournaments made from your address are waiting or running (at most 10)"
+        await people[5].send({"type": "tournament", "kind": "swiss", "startsIn": 60})    # none of their own
+        assert (await people[5].wait_for("error"))["message"] == refusal
+        # the first (a one-round Swiss) played to its end: it no longer counts, and one more may be made
+        pages = await enter(server, people[:2], slugs[0])
+        await pages[0].send({"type": "start"})
+        (game,) = (await pages[0].wait_for("tournament", round=1, timeout=30))["playing"]
+        await finish(server, {p.id: p for p in people[:2]}, game, "white")
+        await pages[0].wait_for("tournament", status="over", timeout=30)
+        await make(people[5], kind="swiss")
+        await people[5].send({"type": "tournament", "kind": "arena", "startsIn": 60})    # the 11th again
+        assert (await people[5].wait_for("error"))["message"] == refusal
+        await close_pages(*pages)
+        await close_all(*people)
+
+    try:
+        run(scenario())
+    finally:
+        server.stop()

@@ -2,8 +2,10 @@
 between these numbers".  A seek is matched at once with the oldest compatible seek waiting, and
 the two people's game begins (colours drawn at random); else it waits in the lobby, where anyone
 may take it, until its page closes or its owner withdraws it.  A person has at most
-``MAX_SEEKS`` seeks waiting (a seek like one they have replaces it) and never meets themselves.
-Seeks live in memory only: a seek is a person waiting at a page, and a restart closes the page."""
+``MAX_SEEKS`` seeks waiting (a seek like one they have replaces it) and never meets themselves;
+the lobby pages of one network address (many cookies, or a club behind one router) have at most
+``MAX_SEEKS_PER_ADDRESS`` waiting between them.  Seeks live in memory only: a seek is a person
+waiting at a page, and a restart closes the page."""
 import itertools
 import random
 import time
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from .hall import Hall
 
 MAX_SEEKS = 3
+MAX_SEEKS_PER_ADDRESS = 20         # seeks waiting whose lobby page came from one address
 # The quick-pairing buttons' clocks (seconds + increment): the lobby shows how many wait for each.
 QUICK_CLOCKS = ["60+0", "180+2", "300+3", "600+5", "900+10", "1800+20"]
 _numbers = itertools.count(1)
@@ -89,6 +92,10 @@ def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
             break
     if len(same) >= MAX_SEEKS:
         raise Refused(f"you have {len(same)} seeks waiting (at most {MAX_SEEKS}): withdraw one first")
+    from_here = [s for s in hall.seeks if s.viewer.address == viewer.address]
+    if len(from_here) >= MAX_SEEKS_PER_ADDRESS:
+        raise Refused(f"{len(from_here)} seeks from your address are waiting (at most "
+                      f"{MAX_SEEKS_PER_ADDRESS}): withdraw one first")
     hall.seeks.append(new)
     viewer.send(wire.dumps({"type": "seeking", "seek": new.id}))
     hall.lobby_changed()

@@ -20,7 +20,12 @@ How people come and go:
 * A person who makes no first move in a tournament game loses it (the game is aborted by the
   server's first-move limit, 30 s when the server has none) and is withdrawn.
 * An arena stops pairing at its end; games still being played then count when they finish, and the
-  standings are final when the last one has."""
+  standings are final when the last one has.
+
+Who may make one: a person has at most ``MAX_OWN`` tournaments waiting or running that they made,
+and one network address (many cookies, or a club behind one router) at most
+``MAX_OWN_PER_ADDRESS``.  The creator's address is not stored: it is kept in memory for this run
+of the server only, so tournaments loaded after a restart count for no address."""
 import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
@@ -35,6 +40,7 @@ if TYPE_CHECKING:
 
 KINDS = ("arena", "swiss", "eight")
 MAX_OWN = 2                       # tournaments a person may have waiting or running that they made
+MAX_OWN_PER_ADDRESS = 10          # tournaments waiting or running made from one address (this run)
 MAX_ENTRANTS = 500
 
 
@@ -63,6 +69,9 @@ class Tournament:
                                        "result": game.result,
                                        "seats": [s.player_id if s.kind == "player" else None for s in seats]}
         self.viewers: Set[Viewer] = set()
+        # the address it was made from, kept for this run of the server only (not in the store:
+        # None for a tournament made before a restart)
+        self.address: Optional[str] = None
 
     # ----------------------------------------------------------------- facts
     @property
@@ -228,8 +237,14 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
     own = [t for t in hall.tournaments.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
     if len(own) >= MAX_OWN:
         raise Refused(f"you have {len(own)} tournaments waiting or running (at most {MAX_OWN})")
+    from_here = [t for t in hall.tournaments.values()
+                 if t.address == viewer.address and t.status in ("waiting", "running")]
+    if len(from_here) >= MAX_OWN_PER_ADDRESS:
+        raise Refused(f"{len(from_here)} tournaments made from your address are waiting or running "
+                      f"(at most {MAX_OWN_PER_ADDRESS})")
     stored = hall.store.add_tournament(kind, config, player["id"], starts)
     t = Tournament(stored, [], [])
+    t.address = viewer.address
     hall.tournaments[t.id] = t
     hall.lobby_changed()
     return {"type": "tournamentCreated", "id": t.slug, "path": f"/t/{t.slug}"}
