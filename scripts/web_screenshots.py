@@ -30,6 +30,8 @@ A community's home (the same server; six people play rated games and a Swiss ove
   web-quick-pairing.png       the lobby's quick pairing: counts per clock, the seeks waiting; the
                               tournaments; our engine online as a bot account (xboard-engine bot)
   web-analysis.png            a finished game's computer analysis: the graph and the marked moves
+  web-8pc-analysis.png        an 8 Player game's analysis: a line per seat, White's hung rook marked,
+                              the board after it
 
 Needs what the browser tests need: aiohttp, selenium, Debian's chromium and chromium-driver.
 """
@@ -49,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from live_client import Client, LiveServer, create, new_player  # noqa: E402
+from live_client import Client, LiveServer, create, finished_hot_seat_game, new_player  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import PHONE, GamePage, Page, Profiles, chrome  # noqa: E402
 
@@ -504,6 +506,17 @@ def community_shots(out: Path) -> None:
             page.wait(lambda: page.data("analysis") == "done", "the analysis", timeout=120)
             viewport(driver, 1280, 1000)
             shoot(page, out / "web-analysis.png")
+
+            async def eight() -> str:
+                host, game = await finished_hot_seat_game(server, "Octavia")
+                await host.close()
+                return game
+            page.open(f"/g/{asyncio.run(eight())}")
+            page.press("#request-analysis")
+            page.wait(lambda: page.data("analysis") == "done", "the 8 Player analysis", timeout=120)
+            page.js("document.querySelector('#analysis-notes li.note-blunder a').click()")
+            page.wait(lambda: page.data("shown") is not None, "the board after the blunder")
+            shoot(page, out / "web-8pc-analysis.png")
         finally:
             driver.quit()
             server.stop()

@@ -206,3 +206,27 @@ async def two_players(server: LiveServer, variant: str = "normal", tc: str = "30
     await bob.wait_for("hello", yourSeats=[1])
     await alice.state(status="playing")
     return alice, bob, game, secret
+
+
+# Seventeen moves of an 8 Player Singles game from the standard setup; the last, White's Rd3, leaves
+# the rook to be taken (our bots score it about 5 pawns below h3).
+HUNG_ROOK_MOVES = "d4 d5 d20 k21 u21 u20 u6 u4 f4 d10 d21 j21 n21 u15 u5 p4 Rd3".split()
+
+
+async def finished_hot_seat_game(server: LiveServer, name: str) -> Tuple["Client", str]:
+    """One person's untimed 8 Player game with all eight seats: ``HUNG_ROOK_MOVES``, then seats 1
+    to 7 resign in turn (the game ends: one player left); the person on its page, and its address."""
+    host = await new_player(server, name)
+    made = await create(host, kind="eight", mode="singles", tc="none", seats=[{"kind": "me"}] * 8)
+    game = made["gameId"]
+    await host.connect(f"/ws/g/{game}")
+    hello = await host.wait_for("hello")
+    assert hello["yourSeats"] == list(range(8))
+    for n, text in enumerate(HUNG_ROOK_MOVES):
+        await host.send({"type": "move", "move": text, "seat": n % 8})
+        await host.state(moves=lambda m, n=n: len(m) == n + 1)
+    for seat in range(1, 8):
+        await host.send({"type": "resign", "seat": seat})
+        state = await host.state(moves=lambda m, seat=seat: len(m) == len(HUNG_ROOK_MOVES) + seat)
+    assert state["result"] is not None and state["result"]["reason"] == "one player left"
+    return host, game

@@ -1,14 +1,17 @@
 """A community's home in headless Chromium, several browser profiles (each its own player) and a
 phone: quick pairing by the lobby's clock buttons, a rated game's rating change on the game page,
-the player page and the leaderboard; the computer analysis and its graph; a tournament made by the
-lobby's form, joined and started by buttons, its players sent to their game; and the new pages at
-phone size."""
+the player page and the leaderboard; the computer analysis and its graph (two-player and 8 Player
+Chess, with an 8 Player game's past boards and an analysis board from one); a tournament made by
+the lobby's form, joined and started by buttons, its players sent to their game; and the new pages
+at phone size."""
+import re
+
 import pytest
 
 pytest.importorskip("aiohttp")
 pytest.importorskip("selenium")
 
-from live_client import LiveServer  # noqa: E402
+from live_client import HUNG_ROOK_MOVES, LiveServer, close_all, finished_hot_seat_game, run  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import Profiles, chrome, have_browser  # noqa: E402
 
@@ -82,6 +85,45 @@ def test_quick_pairing_a_rated_game_its_rating_change_the_player_page_and_the_an
     white.wait(lambda: white.data("ready") == "1", "the leaderboards")
     board = white.js("return document.getElementById('boards').textContent")
     assert "Quinn" in board and "Rory" in board and "chess80" in board
+
+
+def test_an_8_player_games_analysis_graph_its_blunder_past_boards_and_an_analysis_board(server, profiles):
+    async def make():
+        host, game = await finished_hot_seat_game(server, "Septima")
+        await close_all(host)
+        return game
+    game = run(make())
+    page = LivePage(profiles.get(1)[0], server)
+    page.lobby("Watcher8")
+    page.open(f"/g/{game}")
+    page.wait(lambda: not page.js("return document.getElementById('analysis-area').hidden"), "the analysis tools")
+    page.press("#request-analysis")
+    page.wait(lambda: page.data("analysis") == "done", "the 8 Player analysis", timeout=90)
+    assert page.js("return document.querySelectorAll('#analysis-graph polyline[data-seat]').length") == 8
+    assert re.match(r"White: \d+ inaccuracies, \d+ mistakes, [1-9]\d* blunders\. Red: ", page.text("analysis-counts"))
+    note = page.js("return [...document.querySelectorAll('#analysis-notes li.note-blunder')].map(l => l.textContent)")
+    assert any(n.startswith("3 w. Rd3 is a blunder") for n in note), note
+    # the blunder's note shows the board after it: the rook on d3; one back, on d1
+    page.js("[...document.querySelectorAll('#analysis-notes li.note-blunder a')].find(a => a.textContent.includes('Rd3')).click()")
+    rook = len(HUNG_ROOK_MOVES)
+    page.wait(lambda: page.data("shown") == str(rook), "the board after Rd3")
+    assert page.js("return document.querySelector('[data-square=\"d3\"] image').dataset.piece") == "wR"
+    assert page.js("return !!document.querySelector('#moves li.shown')")
+    page.press("#past-prev")
+    page.wait(lambda: page.data("shown") == str(rook - 1), "the board before Rd3")
+    assert page.js("return document.querySelector('[data-square=\"d1\"] image').dataset.piece") == "wR"
+    page.press("#past-live")
+    page.wait(lambda: page.js("return ui.past === null"), "the game's last board")
+    # an analysis board from the board before Rd3 (chosen by clicking the move before it): every
+    # seat the watcher's
+    page.find(f'#moves li[data-index="{rook - 2}"]').click()
+    page.wait(lambda: page.data("shown") == str(rook - 1), "the board after p4")
+    page.press("#analysis-board")
+    page.wait(lambda: "/g/" in page.d.current_url and game not in page.d.current_url, "the analysis board")
+    page.game_page()
+    assert page.seats() == "0,1,2,3,4,5,6,7"
+    assert page.plies() == rook - 1
+    assert page.errors() == []
 
 
 def test_a_tournament_made_joined_and_started_by_buttons_sends_its_players_to_their_game(server, profiles):

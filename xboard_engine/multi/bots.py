@@ -41,7 +41,7 @@ clock; ``bot_values`` the score scale and the placement tables.
 import random
 import threading
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..moves import Move
 from .bot_search import Search
@@ -50,7 +50,7 @@ from .bot_values import INFINITE, STALEMATED_CP
 from .modes import Mode, mode_of
 from .position import ACTIVE, ZOMBIE
 
-__all__ = ["Bot", "ALGORITHMS", "evaluate_position", "BotError"]
+__all__ = ["Bot", "ALGORITHMS", "evaluate_position", "judge_move", "BotError"]
 
 ALGORITHMS = ("auto", "brs", "paranoid", "team", "random")
 
@@ -99,8 +99,9 @@ class Bot:
             return mode.default_algorithm
         return self.algorithm
 
-    def choose(self, game: Any) -> Move:
-        """A legal move for ``game.turn`` (the game is not changed)."""
+    def choose(self, game: Any, on_depth: Optional[Callable[[Dict[str, Any]], None]] = None) -> Move:
+        """A legal move for ``game.turn`` (the game is not changed).  ``on_depth`` is called with
+        the depth, score and line (as ``last``) after each completed depth."""
         started = time.perf_counter()
         self._stop.clear()
         if getattr(game, "over", False) or game.turn is None:
@@ -144,6 +145,8 @@ class Bot:
                 break
             best_move, best_score, best_pv = found["move"], found["score"], found["pv"]
             reached = depth
+            if on_depth is not None:
+                on_depth({"depth": depth, "score": int(best_score), "pv": _pv_texts(game, best_pv)})
             # Next iteration: best first, then by this iteration's scores (stable: seeded order).
             order.sort(key=lambda m: scores.get(m, -INFINITE), reverse=True)
             order.remove(best_move)
@@ -177,3 +180,29 @@ def evaluate_position(game: Any) -> int:
     """The bots' static evaluation of ``game`` from the side of the seat to move, in centipawns."""
     search = Search(game, "brs", None, threading.Event(), random.Random(0))
     return search.evaluate(search.root)
+
+
+def judge_move(game: Any, played: Move, seconds: float) -> Dict[str, Any]:
+    """What the bots think of ``played``, the move made by the seat to move of ``game``: the best
+    move found in ``seconds`` (``best``), its score (``score``) and the played move's score
+    searched to the same depth (``played``), both in centipawns from the mover's side's view (an
+    elimination is worth ``STALEMATED_CP`` or more)."""
+    bot = Bot(movetime=seconds, algorithm="auto", seed=0)
+    best = bot.choose(game)
+    out: Dict[str, Any] = {"best": best, "score": bot.last["score"], "played": bot.last["score"],
+           "depth": bot.last["depth"]}
+    if best == played or played not in game.legal_moves():
+        return out
+    started = time.perf_counter()
+    search = Search(game, bot.algorithm_for(mode_of(game)), started + seconds, threading.Event(), random.Random(0))
+    for depth in range(1, max(1, bot.last["depth"]) + 1):
+        found: Dict[str, Any] = {}
+        try:
+            search.search_root(depth, [played], {}, found)
+        except SearchStopped:
+            break
+        out["played"] = int(found["score"])
+    if out["played"] > out["score"]:            # a deeper look at it than the best had: no loss
+        out["played"] = out["score"]
+    return out
+

@@ -133,6 +133,48 @@ def eight_player_move(game: Dict[str, Any], level: Optional[Dict[str, Any]], sec
     return move_text(g.position, move, legal=legal)
 
 
+def analyse_eight_action(game: Dict[str, Any], index: int, seconds: float, key: Any = None) -> Dict[str, Any]:
+    """Our 8 Player bots' look at action ``index`` of ``game`` (``Game.to_dict``): for a move by an
+    active seat, the best move found in ``seconds`` (``best``, the text's notation), its score
+    (``score``) and the played move's (``played``), in centipawns from the mover's side's view; for
+    anything else (a resignation, a Zombie King's move) only the seat and the kind."""
+    from ..multi.bots import judge_move
+    from ..multi.notation import move_text
+    from ..multi.position import ACTIVE
+    seat, kind, text = game["actions"][index]
+    g = _game_now(dict(game, actions=game["actions"][:index]), key)
+    if kind != "move" or g.over or g.turn != seat or g.position.state[seat] != ACTIVE:
+        return {"seat": seat, "kind": kind}
+    legal = g.legal_moves()
+    judged = judge_move(g, g.parse_move(text), seconds)
+    return {"seat": seat, "kind": kind, "best": move_text(g.position, judged["best"], legal=legal),
+            "score": judged["score"], "played": judged["played"], "depth": judged["depth"]}
+
+
+def eight_lines(game: Dict[str, Any], count: int, seconds: float, job: Any = None) -> Dict[str, Any]:
+    """Our 8 Player bot's lines on the position after the first ``count`` actions of ``game``, for
+    the seat to move there: each completed depth goes to the server as ``(job, depth, score, pv)``
+    (the score in pawns from the mover's side's view); the answer is the best move and its score."""
+    from ..multi.bots import Bot
+    from ..multi.notation import move_text
+    g = _game_now(dict(game, actions=game["actions"][:count]), None)
+    if g.over or g.turn is None:
+        return {"best": None, "score": None, "seat": None}
+    seat = g.turn
+
+    def report(found: Dict[str, Any]) -> None:
+        if _lines is None or job is None:
+            return
+        try:
+            _lines.put_nowait((job, found["depth"], f"{found['score'] / 100:+.2f}", found["pv"][:12]))
+        except Exception:                        # a full or closed queue: the line is not needed
+            pass
+    legal = g.legal_moves()
+    bot = Bot(movetime=seconds, algorithm="auto", seed=0)
+    move = bot.choose(g, on_depth=report)
+    return {"best": move_text(g.position, move, legal=legal), "score": bot.last["score"], "seat": seat}
+
+
 def _game_now(data: Dict[str, Any], key: Any) -> Any:
     """The 8 Player game ``data`` describes: this worker's copy of it brought up to date if it has
     one (8 Player actions are only ever added to), else read from the start."""

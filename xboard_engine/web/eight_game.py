@@ -173,25 +173,13 @@ class EightGame:
     # ----------------------------------------------------------------- views
     def last_move(self) -> Optional[List[str]]:
         """The from and to squares of the last move made (a Zombie King's too)."""
-        for entry in reversed(getattr(self.game.position, "_stack", [])):
-            m = entry[0]
-            if m is not None:
-                return [self.game.v.names[m[0]], self.game.v.names[m[1]]]
-        return None
+        return last_move(self.game)
 
     def snapshot(self) -> Dict[str, Any]:
         """Everything a page needs to draw the game (JSON-ready)."""
         g = self.game
         v = g.v
-        pos = g.position
-        names = v.names
-        pieces = {}
-        for army in range(GREY + 1):
-            for sq in pos.units[army]:
-                code = pos.board[sq]
-                pieces[names[sq]] = [army, code & 7]
-        checked = [names[pos.kings[s]] for s in range(8)
-                   if pos.state[s] in (ACTIVE, ZOMBIE) and pos.kings[s] and pos.in_check(s)]
+        board = board_view(g)
         seats = []
         for s in range(8):
             credit = g.credit.get(s)
@@ -214,7 +202,7 @@ class EightGame:
             "type": "state", "id": self.id, "version": self.version, "mode": g.mode,
             "options": g.options.as_dict(), "players": self.players, "seats": seats,
             "teamScores": [g.team_score(t) for t in range(len(v.teams))] if g.mode_rules.scores_by_team else None,
-            "turn": turn, "pieces": pieces, "lastMove": self.last_move(), "check": checked,
+            "turn": turn, "pieces": board["pieces"], "lastMove": board["lastMove"], "check": board["check"],
             "targets": click_targets(g) if self.human_to_move() else [],
             "humanToMove": self.human_to_move(),
             "claimAllowed": turn is not None and self.players[turn] == HUMAN and g.claim_allowed(turn),
@@ -242,6 +230,41 @@ class EightGame:
         out.clocks = clocks
         out.date = str(data.get("date", out.date))
         return out
+
+
+def last_move(g: Game) -> Optional[List[str]]:
+    """The from and to squares of the last move made in ``g`` (a Zombie King's too)."""
+    for entry in reversed(getattr(g.position, "_stack", [])):
+        m = entry[0]
+        if m is not None:
+            return [g.v.names[m[0]], g.v.names[m[1]]]
+    return None
+
+
+def board_view(g: Game) -> Dict[str, Any]:
+    """What the board shows of ``g`` now: each unit (square -> [army, kind]), the last move, the
+    checked kings' squares, the seat to move and the points."""
+    pos = g.position
+    names = g.v.names
+    pieces = {}
+    for army in range(GREY + 1):
+        for sq in pos.units[army]:
+            pieces[names[sq]] = [army, pos.board[sq] & 7]
+    checked = [names[pos.kings[s]] for s in range(8)
+               if pos.state[s] in (ACTIVE, ZOMBIE) and pos.kings[s] and pos.in_check(s)]
+    return {"pieces": pieces, "lastMove": last_move(g), "check": checked, "turn": g.turn, "scores": list(g.scores)}
+
+
+def board_views(saved: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The board (``board_view``) after each number of actions of a saved game (``Game.to_dict``),
+    from none to all.  A Zombie King's move is played by the game itself with the move before it,
+    so the boards of the two are the same."""
+    g = Game.from_dict(dict(saved, actions=[]))
+    views = [board_view(g)]
+    for action in saved["actions"]:
+        g.replay([action])
+        views.append(board_view(g))
+    return views
 
 
 def board_hello(v: Any) -> Dict[str, Any]:

@@ -249,7 +249,7 @@ class Hall:
             if talk.may_read(room, viewer, line.channel):
                 viewer.send(wire.dumps(talk.chat_message(line)))
         talk.send_arrows_to(room, viewer)
-        if room.kind == "two" and room.status == "over":
+        if room.status == "over":
             viewer.send(wire.dumps(self.analyst.state(room.id)))
         if room.thinking is not None and room.may_see_thinking(viewer):
             viewer.send(wire.dumps(room.thinking))
@@ -311,6 +311,8 @@ class Hall:
                 self.analyst.request(viewer, room)
             elif kind == "lines":
                 self.analyst.lines(viewer, room, data.get("ply"))
+            elif kind == "position":
+                await self.analyst.position(viewer, room, data.get("ply"))
             elif kind == "board":
                 viewer.send(wire.dumps(seating.analysis_board(self, viewer, room, data.get("ply"))))
             elif kind in offers.HANDLERS:

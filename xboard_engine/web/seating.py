@@ -10,6 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from . import bot_accounts, rated, wire
+from ..multi.game import Game
 from .course import end_without_result, next_turn
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, new_secret, token_hash
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .hall import Hall
 
 OWN_ENGINE = "xboard-engine"
+MAX_BOARDS = 5         # analysis boards a person keeps open; a new one closes the oldest
 SEAT_KINDS = ("me", "open", "invite", "bot", "account")     # account: a bot account challenged (bot_accounts)
 # Games a person may create: 5 at once, then one in 3 s; an address (people who mint new cookies, or
 # a club behind one router): 30 at once, then one a second.
@@ -108,10 +110,11 @@ def _bot(hall: "Hall", kind: str, number: int, entry: Dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------- limits
-def unfinished(hall: "Hall", player_id: int) -> List[Room]:
-    """The games not yet over that the player plays in or made (an engine game, a challenge for others)."""
+def unfinished(hall: "Hall", player_id: int, boards: bool = False) -> List[Room]:
+    """The games not yet over that the player plays in or made (an engine game, a challenge for
+    others); their analysis boards only if ``boards`` (those have a limit of their own)."""
     return [r for r in hall.rooms.values() if r.status in ("open", "playing")
-            and (player_id in r.people() or r.creator == player_id)]
+            and (player_id in r.people() or r.creator == player_id) and boards == bool(r.config.get("analysis"))]
 
 
 def bot_games(hall: "Hall") -> int:
@@ -209,23 +212,35 @@ def bots_take_free_seats(hall: "Hall", room: Room) -> None:
 
 
 def analysis_board(hall: "Hall", viewer: Viewer, room: Room, ply: Any) -> Dict[str, Any]:
-    """A person's own board from a position of a finished two-player game (its start and its first
-    ``ply`` moves): both sides theirs, no clock, not listed, engine lines on request."""
-    if room.kind != "two":
-        raise Refused("an analysis board is for two-player games")
+    """A person's own board from a position of a finished game (its start and its first ``ply``
+    moves; 8 Player Chess: actions): every seat theirs, no clock, not listed, engine lines on
+    request.  A person keeps ``MAX_BOARDS`` open (not counted among their unfinished games): a new
+    one closes the oldest."""
     if room.status not in ("over", "aborted"):
         raise Refused("an analysis board opens once the game is over")
-    g = room.table.game                            # type: ignore[attr-defined]
-    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(g.moves):
-        raise Refused(f"ply: 0 to {len(g.moves)}")
+    count = room.table.ply_count()
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= count:
+        raise Refused(f"ply: 0 to {count}")
+    if room.kind == "eight":
+        game = room.table.game.game.to_dict()          # type: ignore[attr-defined]
+        game["actions"] = game["actions"][:ply]
+        if Game.from_dict(game).over:
+            raise Refused("the game is over in that position: choose an earlier one")
+        config: Dict[str, Any] = {"mode": game["mode"], "options": game["options"], "tc": "none",
+                                  "seed": game["seed"], "replay": game, "analysis": True}
+    else:
+        g = room.table.game                            # type: ignore[attr-defined]
+        config = {"variant": g.variant, "tc": "none", "number": None, "fen": g.start_fen, "analysis": True}
+        if ply:
+            config["moves"] = list(g.moves[:ply])
     player = hall.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "open an analysis board")
     _check_limits(hall, viewer, player["id"], challenge=False, bots=False)
-    config = {"variant": g.variant, "tc": "none", "number": None, "fen": g.start_fen, "analysis": True}
-    if ply:
-        config["moves"] = list(g.moves[:ply])
-    seats = [StoredSeat(0, "player", player["id"], None, None), StoredSeat(1, "player", player["id"], None, None)]
-    stored = hall.store.add_game("two", config, seats, player["id"], False)
+    boards = sorted(unfinished(hall, player["id"], boards=True), key=lambda r: r.id)
+    for old in boards[:max(0, len(boards) - MAX_BOARDS + 1)]:     # the oldest make room for the new one
+        end_without_result(hall, old, f"closed: at most {MAX_BOARDS} analysis boards are kept open a person")
+    seats = [StoredSeat(s, "player", player["id"], None, None) for s in range(room.table.seat_count)]
+    stored = hall.store.add_game(room.kind, config, seats, player["id"], False)
     board = hall.room(stored.id)
     assert board is not None
     board.names[player["id"]] = player["name"]

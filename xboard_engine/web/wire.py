@@ -34,10 +34,11 @@ playing only engines), ``chat`` (id, channel all/team, name, player, seat, text,
 in two-player games, ``takeback`` (ask or accept), ``rematch`` (ask or accept), ``decline`` (what:
 draw, takeback or rematch), ``claim`` (two-player: the opponent away past the grace time; 8
 Player: the 26-point claim), ``chat`` (text, channel all or team), ``arrows`` (arrows), ``name``;
-in a finished two-player game ``analyse`` (the computer analysis: the server answers ``analysis``,
+in a finished game ``analyse`` (the computer analysis: the server answers ``analysis``,
 status queued/running/done with its data), ``lines`` (ply: the engine's lines on that position,
-streamed as ``lines`` messages, also on one's own analysis board) and ``board`` (ply: one's own
-analysis board from there; answered by ``created``).  The state also carries rated and
+streamed as ``lines`` messages, also on one's own analysis board), ``board`` (ply: one's own
+analysis board from there; answered by ``created``) and, in 8 Player Chess, ``position`` (ply: the
+board after that many actions; answered by ``position``: pieces, lastMove, check, turn, scores).  The state also carries rated and
 ratingChanges (seats: [before, after], or unrated: why).  A tournament's game has ``config.tournament``.
 
 Tournament, ``/ws/t/SLUG``.  Server: ``tournament`` (its settings, status waiting/running/over/

@@ -16,6 +16,7 @@ const ui = {
   seats: [],                // the seats this page may act for (live.js)
   turns: 0,                 // quarter turns of the board
   clicks: [],
+  past: null,               // a past board shown instead of the game's (analysis.js), or null
   receivedAt: 0,
   send: null,               // set by live.js
 };
@@ -67,7 +68,7 @@ function screenCell(f, r) {
 }
 
 function renderBoard() {
-  const g = ui.game, h = ui.hello;
+  const g = ui.past || ui.game, h = ui.hello;
   const size = (h.files + 2) * SQ;
   const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, id: "board-svg",
                           "data-turns": String(ui.turns % 4) });
@@ -111,7 +112,7 @@ function renderBoard() {
 
 function nextSquares() {
   const out = new Set();
-  if (!canAct() || ui.clicks.length === 0) return out;
+  if (!canAct() || ui.clicks.length === 0 || ui.past) return out;
   for (const t of ui.game.targets) {
     if (startsWith(t.path, ui.clicks) && t.path.length > ui.clicks.length) out.add(t.path[ui.clicks.length]);
   }
@@ -263,7 +264,7 @@ function renderMoves() {
       shownSet = set;
     }
     const li = document.createElement("li");
-    li.className = kind === "move" ? "move" : "move leave";
+    li.className = (kind === "move" ? "move" : "move leave") + (ui.past && ui.past.ply === i + 1 ? " shown" : "");
     li.dataset.index = String(i);
     li.dataset.text = `${set} ${seatLabel(seat)}. ${text}`;      // the text's notation: "1 w. h3"
     li.title = li.dataset.text;

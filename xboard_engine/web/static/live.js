@@ -40,6 +40,7 @@ function onLiveMessage(msg) {
   else if (msg.type === "paired") onTournamentPairing(msg);
   else if (msg.type === "analysis" && window.onAnalysis) window.onAnalysis(msg);
   else if (msg.type === "lines" && window.onLines) window.onLines(msg);
+  else if (msg.type === "position" && window.onPosition) window.onPosition(msg);
   else if (msg.type === "created") location.href = msg.path;        // an analysis board made from here
 }
 
