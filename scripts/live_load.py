@@ -52,6 +52,7 @@ Exit status 0 if no error, no lost move and (with ``--p99-target``) the 99th per
 """
 import argparse
 import asyncio
+import collections
 import gc
 import json
 import os
@@ -635,7 +636,10 @@ async def receive_one_of(ws: aiohttp.ClientWebSocketResponse, kinds: Tuple[str, 
                          timeout: float = 30.0) -> Dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        msg = await ws.receive(timeout=max(0.01, deadline - time.monotonic()))
+        left = deadline - time.monotonic()
+        if left <= 0:                      # a page that is sent something all the time must still give up
+            raise asyncio.TimeoutError()
+        msg = await ws.receive(timeout=left)
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"connection ended: {msg.type}")
         data = json.loads(msg.data)
@@ -718,19 +722,49 @@ async def arena(run: Run, community: Community, players: int, until: float, pace
         await page.send_str(json.dumps({"type": "join"}))
         pages.append(page)
     await pages[0].send_str(json.dumps({"type": "start"}))
+    # Each tournament page is read all the time, as a browser's tab reads it, also while its player
+    # is in a game (left unread, a page that the server keeps sending standings to fills its
+    # buffers, and then neither end got through: the arena's players were stuck past the end).
+    pairings: List["asyncio.Queue[Dict[str, Any]]"] = [asyncio.Queue() for _ in pages]
+
+    async def read_page(n: int) -> None:
+        async for msg in pages[n]:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(msg.data)
+            if data.get("type") == "paired":
+                pairings[n].put_nowait(data)
 
     async def player(n: int) -> None:
         rng = random.Random(1000 + n)
         try:
             while time.monotonic() < until:
-                paired = await receive(pages[n], "paired", timeout=max(1.0, until - time.monotonic()))
+                paired = await asyncio.wait_for(pairings[n].get(), timeout=max(1.0, until - time.monotonic()))
                 if await play_short_game(run, sessions[n], paired["gameId"], pace, rng.randrange(2, 7), rng, until + 10):
                     community.arena_games += 1
         except (asyncio.TimeoutError, ConnectionError, RuntimeError):
             pass
+    readers = [asyncio.ensure_future(read_page(n)) for n in range(len(pages))]
     await asyncio.gather(*(player(n) for n in range(players)))
+    for reader in readers:
+        reader.cancel()
     for page in pages:
         await page.close()
+
+
+def waiting_at(task: "asyncio.Task[Any]") -> str:
+    """Where a task waits, through our own coroutines: their names and lines, outermost first (and
+    how far past a deadline it is, where one of them has one)."""
+    coro, chain = task.get_coro(), []
+    while coro is not None and hasattr(coro, "cr_frame"):
+        frame = coro.cr_frame
+        if frame is not None and frame.f_code.co_filename == __file__:
+            step = f"{frame.f_code.co_name} line {frame.f_lineno}"
+            if isinstance(frame.f_locals.get("deadline"), float):
+                step += f" (deadline {time.monotonic() - frame.f_locals['deadline']:+.0f} s)"
+            chain.append(step)
+        coro = coro.cr_await
+    return " > ".join(chain)
 
 
 # --------------------------------------------------------------------- a run
@@ -787,6 +821,12 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
         restart = await kill_and_restart(run, server, say)
     # Every simulated person stops at the end; one still waiting a minute later is reported and let go.
     done, late = await asyncio.wait(drivers, timeout=max(1.0, until + 60 - time.monotonic()))
+    if late:                                     # where the stragglers wait, for the report
+        places = collections.Counter(waiting_at(t) for t in asyncio.all_tasks()
+                                     if t is not asyncio.current_task() and not t.done())
+        for where in [w for w in places if not w or w.startswith("read line") or w.startswith("drive line")]:
+            del places[where]                    # every connection's reader waits in read
+        run.error("the stragglers wait at " + ", ".join(f"{where} ({n})" for where, n in places.most_common()))
     for task in late:
         task.cancel()
     if late:

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
@@ -206,6 +206,32 @@ async def two_players(server: LiveServer, variant: str = "normal", tc: str = "30
     await bob.wait_for("hello", yourSeats=[1])
     await alice.state(status="playing")
     return alice, bob, game, secret
+
+
+async def play_moves(white: Client, black: Client, moves: Sequence[str]) -> None:
+    """Moves (coordinate text) made in turn by two players on the game's WebSocket (each sent once
+    the server has taken the one before: its mover saw it in a state)."""
+    for n, text in enumerate(moves):
+        mover = white if n % 2 == 0 else black
+        await mover.send({"type": "move", "move": text})
+        await mover.state(sans=lambda s, n=n: len(s) == n + 1, timeout=30)
+
+
+async def game_between(white: Client, black: Client, moves: Sequence[str] = (), **challenge: Any) -> str:
+    """``white`` makes a listed two-player challenge in the lobby (``challenge``: variant, tc,
+    rated ...; White theirs, Black open), ``black`` takes Black, both on the game's page; they play
+    ``moves``.  The game's address."""
+    await white.connect("/ws/lobby")
+    created = await create(white, kind="two", seats=[{"kind": "me"}, {"kind": "open"}], **challenge)
+    game = created["gameId"]
+    await white.connect(f"/ws/g/{game}")
+    await black.connect(f"/ws/g/{game}")
+    await black.wait_for("hello")
+    await black.send({"type": "take", "seat": 1})
+    await black.state(status="playing")
+    await white.state(status="playing")
+    await play_moves(white, black, moves)
+    return game
 
 
 # Seventeen moves of an 8 Player Singles game from the standard setup; the last, White's Rd3, leaves

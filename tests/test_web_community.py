@@ -2,14 +2,13 @@
 variants, OpenSkill for 8 Player Chess) and what is never rated, the leaderboards and a player's
 ratings and history, and seeks with automatic pairing (quick pairing, rating ranges, withdrawal,
 a seek never paired with its owner, a seek that dies with its page)."""
-import asyncio
 import time
 
 import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
 
-from live_client import LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
+from live_client import LiveServer, close_all, create, game_between, new_player, play_moves, run, two_players  # noqa: E402
 
 from xboard_engine.web import ratings  # noqa: E402
 
@@ -30,10 +29,8 @@ async def rated_game(server, variant="normal", moves=("e2e4", "e7e5"), ender="re
     """Alice (White) and Bob (Black) in a rated game: ``moves`` played, then ``loser`` resigns (or
     ``ender`` "draw": a draw agreed)."""
     alice, bob, game, _ = await two_players(server, variant, "300+3", rated=True)
+    await play_moves(alice, bob, moves)
     players = [alice, bob]
-    for n, move in enumerate(moves):
-        await players[n % 2].send({"type": "move", "move": move})
-        await alice.state(sans=lambda s, n=n: len(s) == n + 1)
     if ender == "draw":
         await alice.send({"type": "offer"})
         await bob.wait_for("state", offers=lambda o: True)
@@ -69,19 +66,7 @@ def test_a_second_rated_game_starts_from_the_first_ones_ratings(server):
         bob = await new_player(server, "Ben")
         expected = [ratings.Glicko(), ratings.Glicko()]
         for loser in (1, 0):                             # Ann wins, then Ben wins (colours as made)
-            await alice.connect("/ws/lobby")
-            made = await create(alice, kind="two", variant="chess80", tc="300+3", rated=True,
-                                seats=[{"kind": "me"}, {"kind": "open"}])
-            game = made["gameId"]
-            await alice.connect(f"/ws/g/{game}")
-            await bob.connect(f"/ws/g/{game}")
-            await bob.wait_for("hello")
-            await bob.send({"type": "take", "seat": 1})
-            await alice.state(status="playing")
-            await alice.send({"type": "move", "move": "e2e4"})
-            await bob.state(sans=lambda s: len(s) == 1)
-            await bob.send({"type": "move", "move": "e7e5"})
-            await alice.state(sans=lambda s: len(s) == 2)
+            await game_between(alice, bob, ["e2e4", "e7e5"], variant="chess80", tc="300+3", rated=True)
             await [alice, bob][loser].send({"type": "resign"})
             state = await alice.state(status="over")
             expected = list(ratings.rate_game(expected[0], expected[1], 1.0 if loser == 1 else 0.0))
@@ -342,10 +327,8 @@ def test_an_8_player_table_fills_with_bots_after_its_stated_wait(server):
 async def fools_mate(server):
     """Alice (White) and Bob play the fool's mate: 1. f3 e5 2. g4?? Qh4#."""
     alice, bob, game, _ = await two_players(server)
-    players = [alice, bob]
-    for n, move in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
-        await players[n % 2].send({"type": "move", "move": move})
-        state = await alice.state(sans=lambda s, n=n: len(s) == n + 1)
+    await play_moves(alice, bob, ["f2f3", "e7e5", "g2g4", "d8h4"])
+    state = await alice.state(sans=lambda s: len(s) == 4)
     assert state["status"] == "over" and state["result"] == "0-1"
     return alice, bob, game
 

@@ -8,7 +8,6 @@ import json
 import os
 import random
 import sqlite3
-import time
 from typing import Any, Dict, List
 
 import pytest
@@ -54,6 +53,14 @@ async def enter(server, players: List[Client], slug: str) -> List[Client]:
         await t.wait_for("tournament", entered=True)
         pages.append(t)
     return pages
+
+
+async def entered(server, prefix: str, count: int, **settings: Any):
+    """``count`` new people (named ``prefix`` and a number), a tournament the first makes with
+    ``settings``, and each one's page of it, joined: (people, people by id, slug, pages)."""
+    people = [await new_player(server, f"{prefix}{n}") for n in range(count)]
+    slug = await make(people[0], **settings)
+    return people, {p.id: p for p in people}, slug, await enter(server, people, slug)
 
 
 async def game_page(server, player: Client, game: str) -> Client:
@@ -155,10 +162,8 @@ def swiss_rules_hold(games: List[Dict[str, Any]], rounds: int, players: List[int
 def test_a_16_player_swiss_keeps_its_pairing_rules_in_every_round_and_its_standings_match_the_games(server):
     async def scenario():
         rng = random.Random(16)
-        people = [await new_player(server, f"Swiss{n}") for n in range(16)]
-        by_id = {p.id: p for p in people}
-        slug = await make(people[0], kind="swiss", variant="normal", tc="300+3", rounds=5, name="Sixteen")
-        pages = await enter(server, people, slug)
+        people, by_id, slug, pages = await entered(server, "Swiss", 16, kind="swiss", variant="normal", tc="300+3",
+                                                   rounds=5, name="Sixteen")
         await pages[1].send({"type": "start"})
         assert "only the tournament's creator" in (await pages[1].wait_for("error"))["message"]
         await pages[0].send({"type": "start"})
@@ -213,12 +218,10 @@ def arena_recount(games: List[Dict[str, Any]], players: List[int]) -> Dict[int, 
 
 def test_a_40_player_arena_pairs_players_again_as_games_end_and_its_standings_match_the_stored_games(server):
     async def scenario():
-        people = [await new_player(server, f"Arena{n}") for n in range(40)]
-        slug = await make(people[0], kind="arena", variant="normal", tc="60+0", minutes=1, name="Forty")
-        pages = await enter(server, people, slug)
+        people, _, slug, pages = await entered(server, "Arena", 40, kind="arena", variant="normal", tc="60+0",
+                                               minutes=1, name="Forty")
         rng = random.Random(40)
         played: Dict[int, int] = {p.id: 0 for p in people}
-        busy: Dict[int, List[str]] = {}
 
         async def play(player: Client, tpage: Client) -> None:
             """A simulated person: on the tournament page; each time the server pairs them, they
@@ -293,10 +296,7 @@ def test_a_sigkill_in_the_middle_of_a_swiss_round_loses_no_game_or_standing(tmp_
     server = LiveServer(tmp_path, "--first-move", "0")
 
     async def scenario():
-        people = [await new_player(server, f"Kill{n}") for n in range(4)]
-        by_id = {p.id: p for p in people}
-        slug = await make(people[0], kind="swiss", variant="normal", tc="600+5", rounds=2)
-        pages = await enter(server, people, slug)
+        people, by_id, slug, pages = await entered(server, "Kill", 4, kind="swiss", variant="normal", tc="600+5", rounds=2)
         await pages[0].send({"type": "start"})
         view = await pages[0].wait_for("tournament", round=1, timeout=30)
         first, second = view["playing"]
@@ -342,10 +342,7 @@ def test_a_sigkill_in_the_middle_of_a_swiss_round_loses_no_game_or_standing(tmp_
 # ---------------------------------------------------------------- 8 Player Chess rounds
 def test_8_player_rounds_seat_tables_from_the_standings_and_score_places(server):
     async def scenario():
-        people = [await new_player(server, f"Eight{n}") for n in range(8)]
-        by_id = {p.id: p for p in people}
-        slug = await make(people[0], kind="eight", mode="singles", tc="5+3", rounds=2)
-        pages = await enter(server, people, slug)
+        people, by_id, slug, pages = await entered(server, "Eight", 8, kind="eight", mode="singles", tc="5+3", rounds=2)
         await pages[0].send({"type": "start"})
         before = None
         for r in (1, 2):
