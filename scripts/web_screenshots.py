@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from live_client import Client, LiveServer, create, finished_hot_seat_game, new_player  # noqa: E402
+from live_client import Client, LiveServer, create, finished_hot_seat_game, game_between, new_player  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import PHONE, GamePage, Page, Profiles, chrome  # noqa: E402
 
@@ -151,29 +151,13 @@ def board_shots(out: Path) -> None:
 
 
 # --------------------------------------------------------------------- the server for several people
-async def play_moves(white: Client, black: Client, moves: List[str]) -> None:
-    """Moves (coordinate text) made in turn by two players on the game's WebSocket."""
-    for n, text in enumerate(moves):
-        mover = white if n % 2 == 0 else black
-        await mover.state(sans=lambda s, n=n: len(s) == n, timeout=30)
-        await mover.send({"type": "move", "move": text})
-        await mover.state(sans=lambda s, n=n: len(s) == n + 1, timeout=30)
-
-
 async def game_of_two(server: LiveServer, creator: str, joiner: str, moves: List[str],
                       resign: bool = False, **challenge: Any) -> None:
     """``creator`` makes a listed challenge (White, Black open), ``joiner`` takes Black, they play
     ``moves``; Black resigns after them if ``resign``."""
     a = await new_player(server, creator, exact=True)
-    created = await create(a, kind="two", seats=[{"kind": "me"}, {"kind": "open"}], **challenge)
-    game = created["gameId"]
-    await a.connect(f"/ws/g/{game}")
     b = await new_player(server, joiner, exact=True)
-    await b.connect(f"/ws/g/{game}")
-    await b.wait_for("hello")
-    await b.send({"type": "take", "seat": 1})
-    await b.state(status="playing")
-    await play_moves(a, b, moves)
+    await game_between(a, b, moves, **challenge)
     if resign:
         await b.send({"type": "resign"})
         await b.state(status="over")
@@ -375,18 +359,7 @@ async def rated_season(server: LiveServer) -> List[Client]:
             if a is b:
                 continue
             variant = "chess80" if round_number % 2 else "normal"
-            await a.connect("/ws/lobby")
-            made = await create(a, kind="two", variant=variant, tc="300+3", rated=True,
-                                seats=[{"kind": "me"}, {"kind": "open"}])
-            await a.connect(f"/ws/g/{made['gameId']}")
-            await b.connect(f"/ws/g/{made['gameId']}")
-            await b.wait_for("hello")
-            await b.send({"type": "take", "seat": 1})
-            await a.state(status="playing")
-            await a.send({"type": "move", "move": "e2e4"})
-            await b.state(sans=lambda x: len(x) == 1)
-            await b.send({"type": "move", "move": "e7e5"})
-            await a.state(sans=lambda x: len(x) == 2)
+            await game_between(a, b, ["e2e4", "e7e5"], variant=variant, tc="300+3", rated=True)
             stronger_white = people.index(a) < people.index(b)
             if rng.random() < 0.2:
                 await a.send({"type": "offer"})
@@ -437,22 +410,15 @@ def community_shots(out: Path) -> None:
                 slug = await tournament_under_way(server, people)
                 # a casual game with mistakes in it, for its analysis: a Fried Liver attack, Black resigns
                 a, b = people[0], people[1]
-                await a.connect("/ws/lobby")
-                made = await create(a, kind="two", variant="normal", tc="600+5", seats=[{"kind": "me"}, {"kind": "open"}])
-                await a.connect(f"/ws/g/{made['gameId']}")
-                await b.connect(f"/ws/g/{made['gameId']}")
-                await b.wait_for("hello")
-                await b.send({"type": "take", "seat": 1})
-                await b.wait_for("hello", yourSeats=[1])
-                await play_moves(a, b, ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5",
+                analysed = await game_between(a, b, ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "f3g5", "d7d5", "e4d5",
                                         "f6d5", "g5f7", "e8f7", "d1f3", "f7e6", "b1c3", "c6b4", "f3e4", "c7c6",
-                                        "a2a3", "b4a6", "d2d4", "a6c7"])
+                                        "a2a3", "b4a6", "d2d4", "a6c7"], variant="normal", tc="600+5")
                 await b.send({"type": "resign"})
                 await a.state(status="over")
                 first = people[0].id
                 for p in people:
                     await p.close()
-                return first, slug, made["gameId"]
+                return first, slug, analysed
             first, slug, analysed = asyncio.run(season())
             page = LivePage(driver, server)
             viewport(driver, 1280, 900)
