@@ -114,6 +114,7 @@ def test_an_8_player_games_analysis_graph_its_blunder_past_boards_and_an_analysi
     assert page.js("return document.querySelector('[data-square=\"d1\"] image').dataset.piece") == "wR"
     page.press("#past-live")
     page.wait(lambda: page.js("return ui.past === null"), "the game's last board")
+    SEEN["eight"] = f"/g/{game}"
     # an analysis board from the board before Rd3 (chosen by clicking the move before it): every
     # seat the watcher's
     page.find(f'#moves li[data-index="{rook - 2}"]').click()
@@ -174,11 +175,13 @@ def test_the_lobby_tournament_and_leaderboard_pages_fit_a_phone(server, profiles
                 phone.wait(lambda: phone.data("ready") == "1", f"{path} on a phone")
             width = phone.js("return [document.documentElement.scrollWidth, window.innerWidth]")
             assert width[0] <= width[1], f"{path} is wider than the phone: {width}"
-        if "game" in SEEN:                                  # the analysis graph fits the phone's width
-            phone.open(SEEN["game"])
+        for analysed in [SEEN[k] for k in ("game", "eight") if k in SEEN]:    # the analysis graphs fit its width
+            phone.open(analysed)
             phone.wait(lambda: phone.js("return !!document.querySelector('svg.eval-graph')"), "the analysis graph")
             right = phone.js("return document.querySelector('svg.eval-graph').getBoundingClientRect().right")
-            assert right <= 390, f"the analysis graph reaches {right} px on a 390 px phone"
+            assert right <= 390, f"the analysis graph of {analysed} reaches {right} px on a 390 px phone"
+            width = phone.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1], f"{analysed} is wider than the phone: {width}"
         phone.d.get(server.url + "/")
         phone.wait(lambda: phone.data("ready") == "1", "the lobby")
         phone.wait(lambda: phone.js("return document.querySelectorAll('#quick-buttons button').length") >= 4,
