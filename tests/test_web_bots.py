@@ -450,3 +450,51 @@ def test_the_bot_comes_back_after_the_server_restarts_plays_its_game_on_and_ctrl
     assert testbot.interrupt() == 0
     assert any("stopping" in line or "stopped" in line for line in testbot.lines[-3:])
     assert not any("Traceback" in line for line in testbot.lines)
+
+
+def test_an_unanswered_challenge_ends_after_20_s_and_one_waiting_at_a_restart_is_sent_again(tmp_path):
+    """The server's two waits on a bot account: a challenge it neither takes nor declines ends after
+    ANSWER_SECONDS with the reason; one still waiting when the server stops is sent again, with a
+    new secret, when the bot is back (the old secret no longer takes the seat)."""
+    from xboard_engine.web.bot_accounts import ANSWER_SECONDS
+    own = LiveServer(tmp_path, "--first-move", "0", "--max-challenges", "50")
+
+    async def scenario():
+        bot = await fake_bot(own, "Silent", maxGames=2)
+        pat = await new_player(own, "Pia")
+        made = await create(pat, **challenge(bot.name, tc="60+1"))
+        await bot.wait_for("challenge", gameId=made["gameId"])
+        await pat.connect(f"/ws/g/{made['gameId']}")
+        started = time.monotonic()
+        state = await pat.state(status="aborted", timeout=ANSWER_SECONDS + 10)
+        assert ANSWER_SECONDS - 1 <= time.monotonic() - started <= ANSWER_SECONDS + 5
+        assert state["outcome"]["reason"] == f"{bot.name} did not answer the challenge within {ANSWER_SECONDS:g} s"
+        # a second challenge, waiting when the server stops
+        await pat.connect("/ws/lobby")
+        second = await create(pat, **challenge(bot.name, tc="60+1"))
+        first_heard = await bot.wait_for("challenge", gameId=second["gameId"])
+        own.stop()
+        own.start()
+        for client in (bot, pat):                     # the same browser profiles come back
+            await client.connect("/ws/lobby")
+            await client.wait_for("lobby")
+        await bot.send({"type": "bot", "variants": ["normal"], "minTc": 0, "maxTc": 3000, "rated": "both",
+                        "maxGames": 2, "engine": "Fake 1.0"})
+        heard = await bot.wait_for("challenge", gameId=second["gameId"], timeout=20)
+        assert heard["secret"] != first_heard["secret"] and heard["from"] == pat.name
+        taker = Client(own)                           # the bot's second connection, as its client would open
+        taker.session = bot.session
+        await taker.connect(f"/ws/g/{second['gameId']}")
+        await taker.wait_for("hello")
+        await taker.send({"type": "take", "seat": 1, "secret": first_heard["secret"]})
+        assert "the invite link is wrong or used" in (await taker.wait_for("error"))["message"]
+        await taker.send({"type": "take", "seat": 1, "secret": heard["secret"]})
+        await taker.wait_for("hello", yourSeats=[1])
+        await pat.connect(f"/ws/g/{second['gameId']}")
+        await pat.state(status="playing")
+        await taker.ws.close()
+        await close_all(bot, pat)
+    try:
+        run(scenario(), timeout=120)
+    finally:
+        own.stop()
