@@ -2,7 +2,6 @@
 and Origin checks, the pages' security headers, per-address connection caps, and the WebSockets
 of the lobby and of each game, whose messages go to the hall."""
 import asyncio
-import gc
 import html
 import os
 import secrets
@@ -11,6 +10,7 @@ from typing import Any, Callable, Dict, Optional, Set
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from . import bot_accounts, seeks, tournaments, wire
+from .collector import Collector
 from .hall import Hall
 from .lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from .pictures import add_picture_routes
@@ -74,6 +74,7 @@ def not_found(text: str = "There is no such page here.") -> web.Response:
 
 def make_app(hall: Hall, gate: Gate) -> web.Application:
     lobby_dirty = {"pending": False}
+    collector = Collector()
     sockets: Set[web.WebSocketResponse] = set()
 
     def lobby_changed() -> None:
@@ -298,6 +299,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 hall.sweep()
             except Exception as error:              # the sweep must not stop for a bad game
                 print(f"xboard-engine serve: sweep failed: {error!r}", flush=True)
+            collector.tick()
 
     async def on_startup(app: web.Application) -> None:
         count = hall.resume()
@@ -305,11 +307,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
         app["sweeper"] = asyncio.ensure_future(sweeping())
         hall.analyst.start()
-        # What is here now (modules, rules tables, resumed games) stays: the collector's full passes,
-        # a pause in every game at once, need not look at it again.
-        if hasattr(gc, "freeze"):
-            gc.collect()
-            gc.freeze()
+        collector.start()
 
     async def on_shutdown(app: web.Application) -> None:
         app["sweeper"].cancel()
