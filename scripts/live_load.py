@@ -70,6 +70,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import aiohttp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from xboard_engine.web.collector import Collector  # noqa: E402
+
 CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PUBLIC_HOST = "load.test"            # the name the server is told it is reached at (--public-url)
 # Letters of the simulated people's names: none that the server's look-alike fold changes or makes
@@ -792,8 +795,14 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     say(f"set up {args.games} two-player + {args.eight} 8 Player games, {args.watchers} watchers, "
         f"{connections} WebSockets in {time.monotonic() - started:.1f} s")
     await asyncio.sleep(1.0)                     # the joins' broadcasts settle
-    gc.collect()
-    gc.freeze()                                  # this process's full collections: shorter pauses
+    collector = Collector()                      # as the server: its own collector's passes stay short
+    collector.start()
+
+    async def collecting() -> None:
+        while True:
+            await asyncio.sleep(collector.period)
+            collector.tick()
+    collecting_task = asyncio.ensure_future(collecting())
     lag: List[float] = []
     lagging = asyncio.ensure_future(loop_lag(run, lag))
     load0 = load_average()
@@ -850,6 +859,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
         hwm = max(hwm, restart["hwm_before"])
     run.stopping = True
     lagging.cancel()
+    collecting_task.cancel()
     unfinished = sum(len(g.pending) for g in games)
     records = await check_records(run, args.data_dir)
     if args.kill_halfway:

@@ -2,7 +2,7 @@
 
 A full pass of the collector looks at every object the server holds, and with a thousand games
 going that took a quarter of a second, a pause in every game at once (``scripts/live_profile.py``).
-So what has lived through a sweep is frozen (``gc.freeze``: the collector's passes no longer look at
+So what has lived for a second is frozen (``gc.freeze``: the collector's passes no longer look at
 it; objects still go as soon as nothing refers to them): the passes look only at what is newer.
 Young garbage is collected (generations 0 and 1, a short pass) just before each freeze.  What ends
 up as a cycle of garbage after it was frozen (a game's objects, once it is over and gone) is freed
@@ -15,14 +15,16 @@ import time
 from typing import Callable
 
 FULL_EVERY = 600.0
+PERIOD = 1.0               # seconds between ticks
 
 
 class Collector:
-    """Freezes what survived, on each ``tick`` (the server's sweep); thaws and collects it all once
-    every ``full_every`` seconds."""
+    """Freezes what survived, on each ``tick`` (every ``period`` seconds); thaws and collects it all
+    once every ``full_every`` seconds."""
 
     def __init__(self, full_every: float = FULL_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
         self.full_every = full_every
+        self.period = PERIOD
         self.clock = clock
         self.works = hasattr(gc, "freeze")
         self.last_full = clock()

@@ -299,6 +299,10 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 hall.sweep()
             except Exception as error:              # the sweep must not stop for a bad game
                 print(f"xboard-engine serve: sweep failed: {error!r}", flush=True)
+
+    async def collecting() -> None:
+        while True:
+            await asyncio.sleep(collector.period)
             collector.tick()
 
     async def on_startup(app: web.Application) -> None:
@@ -306,11 +310,13 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         if count:
             print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
         app["sweeper"] = asyncio.ensure_future(sweeping())
+        app["collector"] = asyncio.ensure_future(collecting())
         hall.analyst.start()
         collector.start()
 
     async def on_shutdown(app: web.Application) -> None:
         app["sweeper"].cancel()
+        app["collector"].cancel()
         hall.analyst.stop()
         hall.pause()
         hall.pool.shutdown()
