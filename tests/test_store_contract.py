@@ -2,9 +2,10 @@
 server (hall.py, seating.py, course.py, offers.py, talk.py, lobby.py, importer.py, routes.py).
 
 Every test but the last section takes the fixture ``store`` (or ``backend`` where it must close and
-reopen the database), parametrized over ``BACKENDS``: today the SQLite store in a temporary
-directory.  A PostgreSQL store joins by adding a backend with the same three methods.  The last
-section is SQLite's own: the migration of a schema-1 file."""
+reopen the database), parametrized over ``BACKENDS``: the SQLite store in a temporary
+directory, and the PostgreSQL store in a new database of a real PostgreSQL server
+(tests/postgres_helpers.py).  The last sections are each database's own: SQLite's migration of a
+schema-1 file, PostgreSQL's types, and the copy of a database from one to the other."""
 import json
 import os
 import signal
@@ -17,9 +18,11 @@ from pathlib import Path
 
 import pytest
 
+import postgres_helpers
 from xboard_engine.web.names import fold
-from xboard_engine.web.store import (SCHEMA_VERSION, SLUG_LENGTH, SLUG_LETTERS, ChatLine, NameTaken, RatingPoint,
-                                     SqliteStore, StoredAction, StoredRating, StoredSeat, StoreError)
+from xboard_engine.web.store import (SCHEMA_VERSION, SLUG_LENGTH, SLUG_LETTERS, TABLES, ChatLine, Entrant, NameTaken,
+                                     RatingPoint, SqliteStore, StoredAction, StoredRating, StoredSeat, StoreError)
+from xboard_engine.web.store_postgres import PostgresStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,12 +45,36 @@ class SqliteBackend:
                 f"store = SqliteStore({self.path!r}, fold=fold)\n")
 
 
-BACKENDS = [SqliteBackend]
+class PostgresBackend:
+    """A new database of its own on the test PostgreSQL server, dropped after the test."""
+
+    name = "postgresql"
+
+    def __init__(self, tmp_path):
+        self.url = postgres_helpers.new_database()
+
+    def open(self):
+        return PostgresStore(self.url)
+
+    def child_opening(self):
+        return (f"from xboard_engine.web.store_postgres import PostgresStore\n"
+                f"store = PostgresStore({self.url!r})\n")
+
+    def drop(self):
+        postgres_helpers.drop_database(self.url)
+
+
+BACKENDS = [SqliteBackend, PostgresBackend]
 
 
 @pytest.fixture(params=BACKENDS, ids=lambda b: b.name)
 def backend(request, tmp_path):
-    return request.param(tmp_path)
+    if request.param is PostgresBackend:
+        postgres_helpers.need_postgres()
+    made = request.param(tmp_path)
+    yield made
+    if hasattr(made, "drop"):
+        made.drop()
 
 
 @pytest.fixture
@@ -657,3 +684,106 @@ def test_a_schema_2_database_opens_as_schema_3_with_its_games_and_empty_ratings(
         assert store.rating(a, "two:normal") == rating(a)
     finally:
         store.close()
+
+
+# ====================================================================== PostgreSQL's own
+
+@pytest.fixture
+def postgres_url():
+    postgres_helpers.need_postgres()
+    url = postgres_helpers.new_database()
+    yield url
+    postgres_helpers.drop_database(url)
+
+
+def test_postgres_keeps_times_and_ratings_to_the_last_bit(postgres_url):
+    """Its times and ratings are double precision (PostgreSQL's REAL would round 1.7e9 to 128 s)."""
+    store = PostgresStore(postgres_url)
+    try:
+        game = new_game(store, status="playing")
+        store.add_action(game.id, action(0)._replace(at=1795910321.6296115))
+        store.add_action(game.id, action(1, 1, "move", "e7e5"), "over", {"result": "0-1"},
+                         [rating(7, rating=1512.3456789012345, at=1795910399.123456)])
+        assert store.actions(game.id)[0].at == 1795910321.6296115
+        assert store.rating(7, "two:normal").rating == 1512.3456789012345
+        assert store.rating_history(7)[0].at == 1795910399.123456
+    finally:
+        store.close()
+
+
+def test_postgres_two_servers_opening_a_new_database_at_once_make_one_schema(postgres_url):
+    code = ("import sys\nfrom xboard_engine.web.store_postgres import PostgresStore\n"
+            "s = PostgresStore(sys.argv[1]); print(s.meta('schema')); s.close()\n")
+    procs = [subprocess.Popen([sys.executable, "-c", code, postgres_url], cwd=str(ROOT), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outs = [p.communicate(timeout=60) for p in procs]
+    assert [(p.returncode, out.strip()) for p, (out, _) in zip(procs, outs)] == [(0, str(SCHEMA_VERSION))] * 4, outs
+
+
+def test_postgres_unreachable_or_without_psycopg_is_a_clear_error():
+    with pytest.raises(StoreError, match=r"cannot open the database postgresql://xb:\*\*\*@127.0.0.1:1/none"):
+        PostgresStore("postgresql://xb:secret@127.0.0.1:1/none")
+
+
+# ====================================================================== copying a database
+
+def copy_command(source, target):
+    return subprocess.run([sys.executable, "-m", "xboard_engine", "copy-database", source, target], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_sqlite_servers_data_copies_into_postgresql_and_back_row_for_row(tmp_path, postgres_url):
+    """A community moving to PostgreSQL: every table's rows arrive as they were, new ids follow
+    the copied ones, and the copy back to a new SQLite file is the same again."""
+    path = str(tmp_path / "live.sqlite3")
+    store = SqliteStore(path, fold=fold)
+    ids = write_everything(store)
+    store.set_entrant(store.add_tournament("arena", {"minutes": 5}, ids["a"], 5.0).id,
+                      Entrant(ids["a"], "Anna", 1.5, False))
+    rated_game = new_game(store, owner=ids["a"], status="playing")
+    store.add_action(rated_game.id, action(0), "over", {"result": "1-0"}, [rating(ids["a"])])
+    store.set_analysis(rated_game.id, "queued", requester=ids["b"])
+    store.set_bot_account(ids["b"], {"engines": ["x"]})
+    before = {table: store.table_rows(table) for table in TABLES}
+    store.close()
+
+    done = copy_command(path, postgres_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("copied 2 players, 3 games, 6 seats, 3 actions, 1 chat, 1 ratings, ")
+    pg = PostgresStore(postgres_url)
+    try:
+        read_everything(pg, ids)
+        assert {t: sorted(pg.table_rows(t)[1]) for t in TABLES} == {t: sorted(before[t][1]) for t in TABLES}
+        assert pg.add_player("h-c", "Carl", "carl") == ids["b"] + 1
+    finally:
+        pg.close()
+
+    back = str(tmp_path / "back.sqlite3")
+    assert copy_command(postgres_url, back).returncode == 0
+    again = SqliteStore(back)
+    try:
+        read_everything(again, ids)
+        assert again.player_by_token("h-c")["name"] == "Carl"
+    finally:
+        again.close()
+
+
+def test_a_copy_into_a_database_with_games_is_refused_and_changes_nothing(tmp_path, postgres_url):
+    path = str(tmp_path / "live.sqlite3")
+    store = SqliteStore(path)
+    write_everything(store)
+    store.close()
+    pg = PostgresStore(postgres_url)
+    pg.add_player("h-z", "Zoe", "zoe")
+    pg.close()
+    done = copy_command(path, postgres_url)
+    assert done.returncode == 2 and "is not empty (its table players has rows)" in done.stderr
+    assert "Traceback" not in done.stderr
+    pg = PostgresStore(postgres_url)
+    try:
+        assert [row[2] for row in pg.table_rows("players")[1]] == ["Zoe"] and pg.games("open") == []
+    finally:
+        pg.close()
+    missing = copy_command(str(tmp_path / "nothing.sqlite3"), postgres_url)
+    assert (missing.returncode, missing.stderr.strip()) == (
+        2, f"xboard-engine copy-database: no database at {tmp_path / 'nothing.sqlite3'}")

@@ -11,7 +11,8 @@ engine runs itself under it, the fast path (--interpreter; its name says which, 
 (`xboard-engine web --help`); `xboard-engine serve` the live server where people play each other
 online (`xboard-engine serve --help`); `xboard-engine 8pc` unattended games of 8 Player Chess between bots,
 writing game records and a results table (`xboard-engine 8pc --help`); `xboard-engine bot` any CECP
-or UCI engine playing on such a server as a bot account (`xboard-engine bot --help`)."""
+or UCI engine playing on such a server as a bot account (`xboard-engine bot --help`);
+`xboard-engine copy-database FROM TO` a server's database into another (SQLite to PostgreSQL)."""
 import argparse
 import gc
 import os
@@ -38,6 +39,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] in (["web"], ["serve"]):
         from .web.cli import main as web
         return web(argv[1:], local=argv[0] == "web")
+    if argv[:1] == ["copy-database"]:
+        from .web.cli import copy_main
+        return copy_main(argv[1:])
     if argv[:1] == ["8pc"]:
         from .multi.cli import main as eight_player
         return eight_player(argv[1:])

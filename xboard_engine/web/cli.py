@@ -57,6 +57,9 @@ def _parser(local: bool) -> argparse.ArgumentParser:
                         help="port (default %(default)s; 0 picks a free one)")
     parser.add_argument("--data-dir", default=_default_data_dir(local),
                         help="where the database live.sqlite3 is kept (default %(default)s)")
+    parser.add_argument("--database", metavar="URL_OR_FILE",
+                        help="the database instead of DATA_DIR/live.sqlite3: a SQLite file, or a PostgreSQL "
+                             "address postgresql://USER:PASSWORD@HOST/NAME (needs psycopg, in the server's extra)")
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
                         type=lambda t: _engine(t, "xboard"), help="a CECP (XBoard) engine that may play "
                         "two-player games (repeatable); our own engine is always there as " + OWN_ENGINE)
@@ -118,12 +121,14 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
     from .importer import import_local_files, owner_token
     from .names import fold
     from .routes import Gate, make_app
-    from .store import SqliteStore, StoreError
+    from .store import StoreError, open_store
     try:
         os.makedirs(args.data_dir, exist_ok=True)
-        store = SqliteStore(os.path.join(args.data_dir, "live.sqlite3"), durable=args.durable, fold=fold)
+        store = open_store(args.database or os.path.join(args.data_dir, "live.sqlite3"), durable=args.durable,
+                           fold=fold)
     except (OSError, StoreError) as error:
-        sys.stderr.write(f"{name}: cannot use the data directory: {error}\n")
+        what = "the database" if args.database else "the data directory"
+        sys.stderr.write(f"{name}: cannot use {what}: {error}\n")
         return 2
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
@@ -172,4 +177,33 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
         web.run_app(app, sock=sock, print=None, handle_signals=True, shutdown_timeout=1.0)
     finally:
         store.close()
+    return 0
+
+
+def copy_main(argv: List[str]) -> int:
+    """``xboard-engine copy-database FROM TO``: every player, game, rating and tournament of one
+    server's database into another, empty one (SQLite to PostgreSQL when a community moves, or back)."""
+    parser = argparse.ArgumentParser(prog="xboard-engine copy-database", description=copy_main.__doc__)
+    parser.add_argument("source", help="the database to copy: a SQLite file (DATA_DIR/live.sqlite3) or postgresql://...")
+    parser.add_argument("target", help="an empty database (made if a SQLite file does not exist) or postgresql://...")
+    args = parser.parse_args(argv)
+    from .names import fold
+    from .store import StoreError, copy_database, open_store
+    if not args.source.startswith(("postgresql://", "postgres://")) and not os.path.isfile(args.source):
+        sys.stderr.write(f"xboard-engine copy-database: no database at {args.source}\n")
+        return 2
+    try:
+        source = open_store(args.source, fold=fold)
+        try:
+            target = open_store(args.target, fold=fold)
+            try:
+                counts = copy_database(source, target)
+            finally:
+                target.close()
+        finally:
+            source.close()
+    except StoreError as error:
+        sys.stderr.write(f"xboard-engine copy-database: {error}\n")
+        return 2
+    print("copied " + ", ".join(f"{n} {table}" for table, n in counts.items()), flush=True)
     return 0

@@ -200,6 +200,7 @@ class NameTaken(StoreError):
     """Another player has this name (or one that looks the same)."""
 
 
+# The schema, written once in SQLite's words; ``PostgresStore`` turns the types into its own.
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (id INTEGER PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,
@@ -239,161 +240,150 @@ CREATE UNIQUE INDEX IF NOT EXISTS games_by_slug ON games (slug);
 CREATE UNIQUE INDEX IF NOT EXISTS players_by_name ON players (name_key);
 CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id, game_id);
 """
+# Every table, in an order a copy can fill them in; the ones with a counted id.
+TABLES = ["meta", "players", "games", "seats", "actions", "chat", "ratings", "rating_history", "tournaments",
+          "entrants", "tournament_games", "analysis", "bots"]
+COUNTED = ["players", "games", "chat", "tournaments"]
 _TOURNAMENT_COLUMNS = "id, slug, kind, config, creator, status, starts, created, ended"
 _GAME_COLUMNS = "id, kind, config, status, created, result, paused_clocks, paused_after, slug, creator, listed"
+_RATING_COLUMNS = "player_id, key, rating, deviation, volatility, mu, sigma, games, updated"
 
 
-class SqliteStore(Store):
-    """The embedded store: one SQLite file in WAL mode.  ``durable`` makes every commit wait for the
-    disk (``synchronous=FULL``); without it a commit survives the server being killed but a power
-    cut may lose the last moments (``synchronous=NORMAL``, SQLite's advice for WAL).  ``fold``
-    makes a name's look-alike key (used when a version 1 database is brought up to date)."""
+class SqlStore(Store):
+    """Every ``Store`` method in SQL both databases speak (``?`` marks the arguments).  A database
+    gives the few things that differ: how to run a statement, begin a transaction, read an inserted
+    row's id, and which error is a taken name."""
 
-    def __init__(self, path: str, durable: bool = False, fold: Any = None) -> None:
+    errors: Tuple[type, ...] = ()                     # the driver's exceptions
+    where = ""                                        # what to call the database in messages
+
+    # ----------------------------------------------------------------- what each database gives
+    def _run(self, sql: str, args: tuple = ()) -> None: raise NotImplementedError
+    def _read(self, sql: str, args: tuple = ()) -> List[tuple]: raise NotImplementedError
+    def _insert(self, sql: str, args: tuple) -> int:
+        """An INSERT into a table with a counted id; the new row's id."""
+        raise NotImplementedError
+    def _begin(self) -> None: raise NotImplementedError
+    def _is_name_taken(self, error: Exception) -> bool: raise NotImplementedError
+
+    # ----------------------------------------------------------------- schema
+    def _open_schema(self, upgrades: Dict[int, Any]) -> None:
+        """The tables made if missing; a database of an older schema brought up to date, one step
+        at a time (``upgrades[v]`` takes version v-1 to v, in one transaction); a newer one refused."""
+        rows = self._read("SELECT value FROM meta WHERE key='schema'")
+        if not rows:
+            self._transaction(lambda: self._run("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)))
+            return
+        version = int(rows[0][0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.where} was written by a newer version (schema {version})")
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            def upgrade(step: int = step) -> None:
+                if step in upgrades:
+                    upgrades[step]()
+                self._run("UPDATE meta SET value=? WHERE key='schema'", (str(step),))
+            self._transaction(upgrade)
+
+    def _transaction(self, work: Any) -> Any:
+        """``work()`` in one committed transaction; its answer.  The driver's errors become
+        ``StoreError`` (``NameTaken`` for a taken name)."""
         try:
-            self.path = path
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL").close()
-            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}").close()
-            self.db.execute("PRAGMA foreign_keys=OFF").close()
-            self.db.executescript(_TABLES).close()
-            rows = self._read("SELECT value FROM meta WHERE key='schema'")
-            if not rows:
-                self._run("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(rows[0][0]) > SCHEMA_VERSION:
-                raise StoreError(f"{path} was written by a newer version (schema {rows[0][0]})")
-            else:
-                if int(rows[0][0]) < 2:
-                    self._upgrade_from_1(fold or (lambda name: name.casefold()))
-                if int(rows[0][0]) < SCHEMA_VERSION:     # 2 -> 3: new tables only (made above)
-                    self._run("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-            self.db.executescript(_INDEXES).close()
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path}: {error}") from None
-
-    def _upgrade_from_1(self, fold: Any) -> None:
-        """Schema 1 -> 2: the new columns, a slug for every game, the names of started games frozen
-        into their seats, and each player's name key (a later player whose name looks like an
-        earlier one's gets a number after it)."""
-        self._run("BEGIN IMMEDIATE")
-        try:
-            for table, column in (("games", "slug TEXT"), ("games", "creator INTEGER"),
-                                  ("games", "listed INTEGER NOT NULL DEFAULT 1"), ("seats", "name TEXT"),
-                                  ("players", "name_key TEXT")):
-                if column.split()[0] not in [r[1] for r in self._read(f"PRAGMA table_info({table})")]:
-                    self._run(f"ALTER TABLE {table} ADD COLUMN {column}")
-            for (game_id,) in self._read("SELECT id FROM games WHERE slug IS NULL"):
-                self._run("UPDATE games SET slug=? WHERE id=?", (new_slug(), game_id))
-            self._run("UPDATE seats SET name=(SELECT name FROM players WHERE players.id=seats.player_id) "
-                      "WHERE player_id IS NOT NULL AND game_id IN (SELECT id FROM games WHERE status!='open')")
-            taken = set()
-            for player_id, name in self._read("SELECT id, name FROM players ORDER BY id"):
-                key, number, new_name = fold(name), 1, name
-                while key in taken:
-                    number += 1
-                    new_name = f"{name[:20]} {number}"
-                    key = fold(new_name)
-                taken.add(key)
-                self._run("UPDATE players SET name=?, name_key=? WHERE id=?", (new_name, key, player_id))
-            self._run("UPDATE meta SET value='2' WHERE key='schema'")
-            self._run("COMMIT")
-        except BaseException:
-            self._run("ROLLBACK")
-            raise
-
-    def _run(self, sql: str, args: tuple = ()) -> Optional[int]:
-        """One statement, its cursor closed at once (PyPy's sqlite3 resets a statement only when its
-        cursor is collected, and COMMIT refuses while one is in progress); the last row id."""
-        cursor = self.db.execute(sql, args)
-        try:
-            return cursor.lastrowid
-        finally:
-            cursor.close()
-
-    def _write(self, statements: List[tuple]) -> Optional[int]:
-        """Run ``(sql, args)`` statements in one committed transaction; the last one's row id."""
-        try:
-            self._run("BEGIN IMMEDIATE")
-            try:
-                last = None
-                for sql, args in statements:
-                    last = self._run(sql, args)
-                self._run("COMMIT")
-            except BaseException:
-                self._run("ROLLBACK")
-                raise
-            return last
-        except sqlite3.IntegrityError as error:
-            if "name_key" in str(error):
-                raise NameTaken("that name is taken") from None
-            raise StoreError(f"database write failed: {error}") from None
-        except sqlite3.Error as error:
-            raise StoreError(f"database write failed: {error}") from None
-
-    def _read(self, sql: str, args: tuple = ()) -> List[tuple]:
-        try:
-            cursor = self.db.execute(sql, args)
-            try:
-                return cursor.fetchall()
-            finally:
-                cursor.close()
-        except sqlite3.Error as error:
-            raise StoreError(f"database read failed: {error}") from None
-
-    # ----------------------------------------------------------------- players
-    def add_player(self, token_hash: str, name: str, key: str) -> int:
-        return self._write([("INSERT INTO players (token_hash, name, created, name_key) VALUES (?, ?, ?, ?)",
-                             (token_hash, name, time.time(), key))])
-
-    def player_by_token(self, token_hash: str) -> Optional[Dict[str, Any]]:
-        rows = self._read("SELECT id, name FROM players WHERE token_hash=?", (token_hash,))
-        return {"id": rows[0][0], "name": rows[0][1]} if rows else None
-
-    def player(self, player_id: int) -> Optional[Dict[str, Any]]:
-        rows = self._read("SELECT id, name, created FROM players WHERE id=?", (player_id,))
-        return {"id": rows[0][0], "name": rows[0][1], "created": rows[0][2]} if rows else None
-
-    def player_names(self, ids: List[int]) -> Dict[int, str]:
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        return dict(self._read(f"SELECT id, name FROM players WHERE id IN ({marks})", tuple(ids)))
-
-    def rename_player(self, player_id: int, name: str, key: str) -> None:
-        self._write([("UPDATE players SET name=?, name_key=? WHERE id=?", (name, key, player_id))])
-
-    def name_owner(self, key: str) -> Optional[int]:
-        rows = self._read("SELECT id FROM players WHERE name_key=?", (key,))
-        return rows[0][0] if rows else None
-
-    # ----------------------------------------------------------------- games
-    def add_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
-                 listed: bool, status: str = "open") -> StoredGame:
-        return self._in_transaction(lambda: self._insert_game(kind, config, seats, creator, listed, status))
-
-    def _in_transaction(self, work: Any) -> Any:
-        try:
-            self._run("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 out = work()
                 self._run("COMMIT")
             except BaseException:
                 self._run("ROLLBACK")
                 raise
-        except sqlite3.Error as error:
+        except self.errors as error:
+            if self._is_name_taken(error):
+                raise NameTaken("that name is taken") from None
             raise StoreError(f"database write failed: {error}") from None
         return out
+
+    def _write(self, statements: List[tuple]) -> None:
+        """Run ``(sql, args)`` statements in one committed transaction."""
+        def work() -> None:
+            for sql, args in statements:
+                self._run(sql, args)
+        self._transaction(work)
+
+    def _rows(self, sql: str, args: tuple = ()) -> List[tuple]:
+        try:
+            return self._read(sql, args)
+        except self.errors as error:
+            raise StoreError(f"database read failed: {error}") from None
+
+    # ----------------------------------------------------------------- copying
+    def table_rows(self, table: str) -> Tuple[List[str], List[tuple]]:
+        """A table's column names and every row (for copying a database)."""
+        raise NotImplementedError
+
+    def fill(self, tables: Dict[str, Tuple[List[str], List[tuple]]]) -> None:
+        """An empty database filled with these tables' rows, in one transaction (its schema row kept)."""
+        def work() -> None:
+            for table in TABLES:
+                if table not in tables:
+                    continue
+                if self._read(f"SELECT 1 FROM {table} LIMIT 1") and table != "meta":
+                    raise StoreError(f"{self.where} is not empty (its table {table} has rows)")
+                columns, rows = tables[table]
+                marks = ", ".join("?" * len(columns))
+                for row in rows:
+                    if table == "meta" and row[columns.index("key")] == "schema":
+                        continue
+                    self._run(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", tuple(row))
+            self._after_fill()
+        self._transaction(work)
+
+    def _after_fill(self) -> None:
+        """What the database must do after rows with ids were copied in (PostgreSQL: its counters)."""
+
+    # ----------------------------------------------------------------- players
+    def add_player(self, token_hash: str, name: str, key: str) -> int:
+        return self._transaction(lambda: self._insert(
+            "INSERT INTO players (token_hash, name, created, name_key) VALUES (?, ?, ?, ?)",
+            (token_hash, name, time.time(), key)))
+
+    def player_by_token(self, token_hash: str) -> Optional[Dict[str, Any]]:
+        rows = self._rows("SELECT id, name FROM players WHERE token_hash=?", (token_hash,))
+        return {"id": rows[0][0], "name": rows[0][1]} if rows else None
+
+    def player(self, player_id: int) -> Optional[Dict[str, Any]]:
+        rows = self._rows("SELECT id, name, created FROM players WHERE id=?", (player_id,))
+        return {"id": rows[0][0], "name": rows[0][1], "created": rows[0][2]} if rows else None
+
+    def player_names(self, ids: List[int]) -> Dict[int, str]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self._rows(f"SELECT id, name FROM players WHERE id IN ({marks})", tuple(ids)))
+
+    def rename_player(self, player_id: int, name: str, key: str) -> None:
+        self._write([("UPDATE players SET name=?, name_key=? WHERE id=?", (name, key, player_id))])
+
+    def name_owner(self, key: str) -> Optional[int]:
+        rows = self._rows("SELECT id FROM players WHERE name_key=?", (key,))
+        return rows[0][0] if rows else None
+
+    # ----------------------------------------------------------------- games
+    def add_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
+                 listed: bool, status: str = "open") -> StoredGame:
+        return self._transaction(lambda: self._insert_game(kind, config, seats, creator, listed, status))
+
+    def _new_slug(self, table: str) -> str:
+        while True:
+            slug = new_slug()
+            if not self._read(f"SELECT 1 FROM {table} WHERE slug=?", (slug,)):
+                return slug
 
     def _insert_game(self, kind: str, config: Dict[str, Any], seats: List[StoredSeat], creator: Optional[int],
                      listed: bool, status: str) -> StoredGame:
         created = time.time()
-        while True:
-            slug = new_slug()
-            if not self._read("SELECT 1 FROM games WHERE slug=?", (slug,)):
-                break
-        game_id = self._run("INSERT INTO games (kind, config, status, created, slug, creator, listed) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (kind, json.dumps(config), status, created, slug, creator, int(listed)))
+        slug = self._new_slug("games")
+        game_id = self._insert("INSERT INTO games (kind, config, status, created, slug, creator, listed) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               (kind, json.dumps(config), status, created, slug, creator, int(listed)))
         for s in seats:
             self._run("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                       (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash, s.name))
@@ -402,15 +392,13 @@ class SqliteStore(Store):
     # ----------------------------------------------------------------- tournaments
     def add_tournament(self, kind: str, config: Dict[str, Any], creator: int, starts: float) -> StoredTournament:
         def work() -> StoredTournament:
-            while True:
-                slug = new_slug()
-                if not self._read("SELECT 1 FROM tournaments WHERE slug=?", (slug,)):
-                    break
+            slug = self._new_slug("tournaments")
             created = time.time()
-            tid = self._run("INSERT INTO tournaments (slug, kind, config, creator, status, starts, created) "
-                            "VALUES (?, ?, ?, ?, 'waiting', ?, ?)", (slug, kind, json.dumps(config), creator, starts, created))
+            tid = self._insert("INSERT INTO tournaments (slug, kind, config, creator, status, starts, created) "
+                               "VALUES (?, ?, ?, ?, 'waiting', ?, ?)",
+                               (slug, kind, json.dumps(config), creator, starts, created))
             return StoredTournament(tid, slug, kind, config, creator, "waiting", starts, created, None)
-        return self._in_transaction(work)
+        return self._transaction(work)
 
     def set_tournament_status(self, tournament_id: int, status: str, ended: Optional[float] = None) -> None:
         self._write([("UPDATE tournaments SET status=?, ended=? WHERE id=?", (status, ended, tournament_id))])
@@ -423,25 +411,26 @@ class SqliteStore(Store):
         return StoredTournament(tid, slug, kind, json.loads(config), creator, status, starts, created, ended)
 
     def tournament(self, tournament_id: int) -> Optional[StoredTournament]:
-        rows = self._read(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id=?", (tournament_id,))
+        rows = self._rows(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id=?", (tournament_id,))
         return self._tournament(rows[0]) if rows else None
 
     def tournament_id(self, slug: str) -> Optional[int]:
-        rows = self._read("SELECT id FROM tournaments WHERE slug=?", (slug,))
+        rows = self._rows("SELECT id FROM tournaments WHERE slug=?", (slug,))
         return rows[0][0] if rows else None
 
     def tournaments(self, statuses: List[str], limit: int = 100) -> List[StoredTournament]:
         marks = ",".join("?" * len(statuses))
-        rows = self._read(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({marks}) "
+        rows = self._rows(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({marks}) "
                           "ORDER BY starts DESC, id DESC LIMIT ?", tuple(statuses) + (limit,))
         return [self._tournament(row) for row in rows]
 
     def set_entrant(self, tournament_id: int, entrant: Entrant) -> None:
-        self._write([("INSERT OR REPLACE INTO entrants VALUES (?, ?, ?, ?, ?)",
+        self._write([("INSERT INTO entrants VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, player_id) "
+                      "DO UPDATE SET name=excluded.name, joined=excluded.joined, withdrawn=excluded.withdrawn",
                       (tournament_id, entrant.player_id, entrant.name, entrant.joined, int(entrant.withdrawn)))])
 
     def entrants(self, tournament_id: int) -> List[Entrant]:
-        rows = self._read("SELECT player_id, name, joined, withdrawn FROM entrants WHERE tournament_id=? "
+        rows = self._rows("SELECT player_id, name, joined, withdrawn FROM entrants WHERE tournament_id=? "
                           "ORDER BY joined, player_id", (tournament_id,))
         return [Entrant(p, n, j, bool(w)) for p, n, j, w in rows]
 
@@ -456,10 +445,10 @@ class SqliteStore(Store):
             for player_id in byes:
                 self._run("INSERT INTO tournament_games VALUES (?, ?, NULL, ?)", (tournament_id, round_number, player_id))
             return made
-        return self._in_transaction(work)
+        return self._transaction(work)
 
     def tournament_games(self, tournament_id: int) -> List[Tuple[int, Optional[StoredGame], List[StoredSeat], Optional[int]]]:
-        rows = self._read("SELECT round, game_id, bye FROM tournament_games WHERE tournament_id=? "
+        rows = self._rows("SELECT round, game_id, bye FROM tournament_games WHERE tournament_id=? "
                           "ORDER BY round, game_id", (tournament_id,))
         out = []
         for round_number, game_id, bye in rows:
@@ -491,8 +480,13 @@ class SqliteStore(Store):
             statements.append(("UPDATE games SET status=?, result=? WHERE id=?",
                                (status, json.dumps(result) if result is not None else None, game_id)))
         for r in ratings or ():
-            statements.append(("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", tuple(r)))
-            statements.append(("INSERT OR REPLACE INTO rating_history VALUES (?, ?, ?, ?, ?, ?)",
+            statements.append((f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                               "ON CONFLICT (player_id, key) DO UPDATE SET rating=excluded.rating, "
+                               "deviation=excluded.deviation, volatility=excluded.volatility, mu=excluded.mu, "
+                               "sigma=excluded.sigma, games=excluded.games, updated=excluded.updated", tuple(r)))
+            statements.append(("INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?) "
+                               "ON CONFLICT (player_id, game_id, key) DO UPDATE SET at=excluded.at, "
+                               "rating=excluded.rating, deviation=excluded.deviation",
                                (r.player_id, r.key, game_id, r.updated, r.rating, r.deviation)))
         self._write(statements)
 
@@ -506,16 +500,15 @@ class SqliteStore(Store):
             self._write(statements)
 
     def add_chat(self, line: ChatLine) -> int:
-        return self._write([("INSERT INTO chat (game_id, player_id, seat, channel, name, text, at) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (line.game_id, line.player_id, line.seat, line.channel, line.name, line.text,
-                              line.at))])
+        return self._transaction(lambda: self._insert(
+            "INSERT INTO chat (game_id, player_id, seat, channel, name, text, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (line.game_id, line.player_id, line.seat, line.channel, line.name, line.text, line.at)))
 
     # ----------------------------------------------------------------- reading
     def _game(self, row: tuple) -> StoredGame:
         game_id, kind, config, status, created, result, paused, paused_after, slug, creator, listed = row
         if paused is not None:
-            count = self._read("SELECT COUNT(*) FROM actions WHERE game_id=?", (game_id,))[0][0]
+            count = self._rows("SELECT COUNT(*) FROM actions WHERE game_id=?", (game_id,))[0][0]
             if count != paused_after:           # saved before later actions: stale
                 paused = None
         return StoredGame(game_id, kind, json.loads(config), status, created,
@@ -523,25 +516,25 @@ class SqliteStore(Store):
                           slug, creator, bool(listed))
 
     def game(self, game_id: int) -> Optional[StoredGame]:
-        rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        rows = self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
         return self._game(rows[0]) if rows else None
 
     def game_id(self, slug: str) -> Optional[int]:
-        rows = self._read("SELECT id FROM games WHERE slug=?", (slug,))
+        rows = self._rows("SELECT id FROM games WHERE slug=?", (slug,))
         return rows[0][0] if rows else None
 
     def seats(self, game_id: int) -> List[StoredSeat]:
         return [StoredSeat(*row) for row in
-                self._read("SELECT seat, kind, player_id, bot, invite_hash, name FROM seats WHERE game_id=? "
+                self._rows("SELECT seat, kind, player_id, bot, invite_hash, name FROM seats WHERE game_id=? "
                            "ORDER BY seat", (game_id,))]
 
     def actions(self, game_id: int) -> List[StoredAction]:
         return [StoredAction(n, seat, kind, text, json.loads(clocks), at) for n, seat, kind, text, clocks, at in
-                self._read("SELECT n, seat, kind, text, clocks, at FROM actions WHERE game_id=? ORDER BY n",
+                self._rows("SELECT n, seat, kind, text, clocks, at FROM actions WHERE game_id=? ORDER BY n",
                            (game_id,))]
 
     def chat(self, game_id: int, limit: int = 200) -> List[ChatLine]:
-        rows = self._read("SELECT id, game_id, player_id, seat, channel, name, text, at FROM chat "
+        rows = self._rows("SELECT id, game_id, player_id, seat, channel, name, text, at FROM chat "
                           "WHERE game_id=? ORDER BY id DESC LIMIT ?", (game_id, limit))
         return [ChatLine(*row) for row in reversed(rows)]
 
@@ -549,14 +542,14 @@ class SqliteStore(Store):
         """Games of ``status``: the newest first for finished ones, else the oldest first."""
         order = "DESC" if status in ("over", "aborted") else "ASC"
         listed = " AND listed=1" if listed_only else ""
-        rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE status=?{listed} ORDER BY id {order} LIMIT ?",
+        rows = self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE status=?{listed} ORDER BY id {order} LIMIT ?",
                           (status, limit))
         return [self._game(row) for row in rows]
 
     def games_of(self, player_id: int, limit: int = 100) -> List[Tuple[StoredGame, List[StoredSeat]]]:
         """The newest ``limit`` games where the player holds a seat (aborted ones left out), each with
         its seats."""
-        rows = self._read(f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM games g "
+        rows = self._rows(f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM games g "
                           "WHERE g.status != 'aborted' AND g.id IN (SELECT game_id FROM seats WHERE player_id=?) "
                           "ORDER BY g.id DESC LIMIT ?", (player_id, limit))
         return [(self._game(row), self.seats(row[0])) for row in rows]
@@ -566,69 +559,167 @@ class SqliteStore(Store):
                      requester: Optional[int] = None) -> None:
         now = time.time()
         if status == "queued":
-            self._write([("INSERT OR REPLACE INTO analysis VALUES (?, 'queued', NULL, ?, ?, NULL)",
-                          (game_id, requester, now))])
+            self._write([("INSERT INTO analysis VALUES (?, 'queued', NULL, ?, ?, NULL) ON CONFLICT (game_id) "
+                          "DO UPDATE SET status='queued', data=NULL, requester=excluded.requester, "
+                          "requested=excluded.requested, finished=NULL", (game_id, requester, now))])
         else:
             self._write([("UPDATE analysis SET status=?, data=?, finished=? WHERE game_id=?",
                           (status, json.dumps(data) if data is not None else None, now, game_id))])
 
     def analysis(self, game_id: int) -> Optional[Tuple[str, Optional[Dict[str, Any]], Optional[int]]]:
-        rows = self._read("SELECT status, data, requester FROM analysis WHERE game_id=?", (game_id,))
+        rows = self._rows("SELECT status, data, requester FROM analysis WHERE game_id=?", (game_id,))
         if not rows:
             return None
         status, data, requester = rows[0]
         return status, json.loads(data) if data else None, requester
 
     def queued_analyses(self) -> List[int]:
-        return [row[0] for row in self._read("SELECT game_id FROM analysis WHERE status='queued' ORDER BY requested")]
+        return [row[0] for row in self._rows("SELECT game_id FROM analysis WHERE status='queued' ORDER BY requested")]
 
     # ----------------------------------------------------------------- ratings
     def rating(self, player_id: int, key: str) -> Optional[StoredRating]:
-        rows = self._read("SELECT * FROM ratings WHERE player_id=? AND key=?", (player_id, key))
+        rows = self._rows(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE player_id=? AND key=?", (player_id, key))
         return StoredRating(*rows[0]) if rows else None
 
     def ratings_of(self, player_id: int) -> List[StoredRating]:
         return [StoredRating(*row) for row in
-                self._read("SELECT * FROM ratings WHERE player_id=? ORDER BY key", (player_id,))]
+                self._rows(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE player_id=? ORDER BY key", (player_id,))]
 
     def rating_history(self, player_id: int, limit: int = 2000) -> List[RatingPoint]:
-        rows = self._read("SELECT key, game_id, at, rating, deviation FROM rating_history WHERE player_id=? "
+        rows = self._rows("SELECT key, game_id, at, rating, deviation FROM rating_history WHERE player_id=? "
                           "ORDER BY at DESC LIMIT ?", (player_id, limit))
         return [RatingPoint(*row) for row in reversed(rows)]
 
     def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
-        rows = self._read("SELECT r.*, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.key=? "
-                          "ORDER BY (r.deviation > ?), r.rating DESC, r.player_id LIMIT ?", (key, established, limit))
+        columns = ", ".join("r." + c for c in _RATING_COLUMNS.split(", "))
+        rows = self._rows(f"SELECT {columns}, p.name FROM ratings r JOIN players p ON p.id = r.player_id "
+                          "WHERE r.key=? ORDER BY (r.deviation > ?), r.rating DESC, r.player_id LIMIT ?",
+                          (key, established, limit))
         return [(StoredRating(*row[:9]), row[9]) for row in rows]
 
     def rating_keys(self) -> List[str]:
-        return [row[0] for row in self._read("SELECT DISTINCT key FROM ratings ORDER BY key")]
+        return [row[0] for row in self._rows("SELECT DISTINCT key FROM ratings ORDER BY key")]
 
     # ----------------------------------------------------------------- bot accounts
     def set_bot_account(self, player_id: int, info: Dict[str, Any]) -> None:
-        text = json.dumps(info)
-        self._write([("INSERT OR IGNORE INTO bots VALUES (?, ?, ?)", (player_id, text, time.time())),
-                     ("UPDATE bots SET info=? WHERE player_id=?", (text, player_id))])
+        self._write([("INSERT INTO bots VALUES (?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET info=excluded.info",
+                      (player_id, json.dumps(info), time.time()))])
 
     def bot_account(self, player_id: int) -> Optional[Tuple[Dict[str, Any], float]]:
-        rows = self._read("SELECT info, since FROM bots WHERE player_id=?", (player_id,))
+        rows = self._rows("SELECT info, since FROM bots WHERE player_id=?", (player_id,))
         return (json.loads(rows[0][0]), rows[0][1]) if rows else None
 
     def bot_account_ids(self) -> List[int]:
-        return [row[0] for row in self._read("SELECT player_id FROM bots ORDER BY player_id")]
+        return [row[0] for row in self._rows("SELECT player_id FROM bots ORDER BY player_id")]
 
     def meta(self, key: str) -> Optional[str]:
-        rows = self._read("SELECT value FROM meta WHERE key=?", (key,))
+        rows = self._rows("SELECT value FROM meta WHERE key=?", (key,))
         return rows[0][0] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self._write([("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))])
+        self._write([("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                      (key, value))])
+
+
+def copy_database(source: SqlStore, target: SqlStore) -> Dict[str, int]:
+    """Every row of ``source`` into the empty ``target`` (one transaction: all or nothing); the rows
+    copied per table.  Both are opened first, so both are of the current schema."""
+    tables = {table: source.table_rows(table) for table in TABLES}
+    target.fill(tables)
+    return {table: len(rows) for table, (_, rows) in tables.items() if table != "meta"}
+
+
+class SqliteStore(SqlStore):
+    """The embedded store: one SQLite file in WAL mode.  ``durable`` makes every commit wait for the
+    disk (``synchronous=FULL``); without it a commit survives the server being killed but a power
+    cut may lose the last moments (``synchronous=NORMAL``, SQLite's advice for WAL).  ``fold``
+    makes a name's look-alike key (used when a version 1 database is brought up to date)."""
+
+    errors = (sqlite3.Error,)
+
+    def __init__(self, path: str, durable: bool = False, fold: Any = None) -> None:
+        self.path = self.where = path
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._run("PRAGMA journal_mode=WAL")
+            self._run(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._run("PRAGMA foreign_keys=OFF")
+            self.db.executescript(_TABLES).close()
+            fold = fold or (lambda name: name.casefold())
+            self._open_schema({2: lambda: self._upgrade_to_2(fold)})     # 2 -> 3: new tables only (made above)
+            self.db.executescript(_INDEXES).close()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from None
+
+    def _upgrade_to_2(self, fold: Any) -> None:
+        """Schema 1 -> 2: the new columns, a slug for every game, the names of started games frozen
+        into their seats, and each player's name key (a later player whose name looks like an
+        earlier one's gets a number after it)."""
+        for table, column in (("games", "slug TEXT"), ("games", "creator INTEGER"),
+                              ("games", "listed INTEGER NOT NULL DEFAULT 1"), ("seats", "name TEXT"),
+                              ("players", "name_key TEXT")):
+            if column.split()[0] not in [r[1] for r in self._read(f"PRAGMA table_info({table})")]:
+                self._run(f"ALTER TABLE {table} ADD COLUMN {column}")
+        for (game_id,) in self._read("SELECT id FROM games WHERE slug IS NULL"):
+            self._run("UPDATE games SET slug=? WHERE id=?", (new_slug(), game_id))
+        self._run("UPDATE seats SET name=(SELECT name FROM players WHERE players.id=seats.player_id) "
+                  "WHERE player_id IS NOT NULL AND game_id IN (SELECT id FROM games WHERE status!='open')")
+        taken = set()
+        for player_id, name in self._read("SELECT id, name FROM players ORDER BY id"):
+            key, number, new_name = fold(name), 1, name
+            while key in taken:
+                number += 1
+                new_name = f"{name[:20]} {number}"
+                key = fold(new_name)
+            taken.add(key)
+            self._run("UPDATE players SET name=?, name_key=? WHERE id=?", (new_name, key, player_id))
+
+    def _run(self, sql: str, args: tuple = ()) -> None:
+        # The cursor is closed at once: PyPy's sqlite3 resets a statement only when its cursor is
+        # collected, and COMMIT refuses while one is in progress.
+        self.db.execute(sql, args).close()
+
+    def _insert(self, sql: str, args: tuple) -> int:
+        cursor = self.db.execute(sql, args)
+        try:
+            return cursor.lastrowid
+        finally:
+            cursor.close()
+
+    def _read(self, sql: str, args: tuple = ()) -> List[tuple]:
+        cursor = self.db.execute(sql, args)
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+    def _begin(self) -> None:
+        self._run("BEGIN IMMEDIATE")
+
+    def _is_name_taken(self, error: Exception) -> bool:
+        return isinstance(error, sqlite3.IntegrityError) and "name_key" in str(error)
+
+    def table_rows(self, table: str) -> Tuple[List[str], List[tuple]]:
+        cursor = self.db.execute(f"SELECT * FROM {table}")
+        try:
+            return [d[0] for d in cursor.description], cursor.fetchall()
+        finally:
+            cursor.close()
 
     def close(self) -> None:
         try:
             self.db.close()
         except sqlite3.Error:
             pass
+
+
+def open_store(where: str, durable: bool = False, fold: Any = None) -> SqlStore:
+    """The store at ``where``: a ``postgresql://`` address (the ``PostgresStore``, which needs the
+    psycopg package), or else the path of a SQLite file."""
+    if where.startswith(("postgresql://", "postgres://")):
+        from .store_postgres import PostgresStore
+        return PostgresStore(where)
+    return SqliteStore(where, durable=durable, fold=fold)
 
 
 class AsyncStore:
