@@ -17,22 +17,35 @@ import aiohttp
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# The database of every `serve` the tests start: "sqlite" (DATA_DIR/live.sqlite3), or "postgresql"
+# (a new database on the tests' PostgreSQL server, tests/postgres_helpers.py), as .ci/run's second
+# pass over the server's tests sets it.
+SERVER_STORE = os.environ.get("XBOARD_ENGINE_TEST_SERVER_STORE", "sqlite")
+
+
 class LiveServer:
-    """``xboard-engine serve`` running in a child process."""
+    """``xboard-engine serve`` running in a child process (``web``, one person's, always on SQLite)."""
 
     def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False) -> None:
         self.data_dir = str(data_dir)
         self.args = list(args)
         self.port = port
         self.local = local
+        self.database: Optional[str] = None          # a PostgreSQL address, made at the first start
+        if SERVER_STORE == "postgresql" and not local:
+            import atexit
+            import postgres_helpers
+            self.database = postgres_helpers.new_database()
+            atexit.register(postgres_helpers.drop_database, self.database)
         self.start()
 
     def start(self) -> None:
         command = ["web", "--no-browser"] if self.local else ["serve"]
+        database = ["--database", self.database] if self.database else []
         self.said: List[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "xboard_engine"] + command + ["--data-dir", self.data_dir,
-                                                                  "--port", str(self.port)] + self.args,
+                                                                  "--port", str(self.port)] + database + self.args,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         line = self.proc.stdout.readline()
         while line.startswith("xboard-engine web:") and " open " not in line:   # what it imported
@@ -47,6 +60,10 @@ class LiveServer:
         self.url = match.group(1)
         self.port = int(self.url.rsplit(":", 1)[1])
         self.lines: List[str] = []
+
+    def look(self) -> "Look":
+        """A direct look at the server's database, whichever it is (not through the server)."""
+        return Look(self.database or os.path.join(self.data_dir, "live.sqlite3"))
 
     def kill(self) -> None:
         """SIGKILL: no chance to save anything."""
@@ -67,6 +84,27 @@ class LiveServer:
 
     def output(self) -> str:
         return self.proc.stdout.read() if self.proc.poll() is not None else ""
+
+
+class Look:
+    """A connection to a server's database as ``sqlite3`` reads one: ``execute(sql, args)`` with
+    ``?`` marks, then ``fetchone()`` / ``fetchall()``; ``close()``."""
+
+    def __init__(self, where: str) -> None:
+        if where.startswith("postgresql://"):
+            import psycopg
+            self.db = psycopg.connect(where, autocommit=True)
+            self.marks = "%s"
+        else:
+            import sqlite3
+            self.db = sqlite3.connect(where)
+            self.marks = "?"
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return self.db.execute(sql.replace("?", self.marks), tuple(args))
+
+    def close(self) -> None:
+        self.db.close()
 
 
 class Client:

@@ -787,3 +787,41 @@ def test_a_copy_into_a_database_with_games_is_refused_and_changes_nothing(tmp_pa
     missing = copy_command(str(tmp_path / "nothing.sqlite3"), postgres_url)
     assert (missing.returncode, missing.stderr.strip()) == (
         2, f"xboard-engine copy-database: no database at {tmp_path / 'nothing.sqlite3'}")
+
+
+def test_postgres_steps_an_older_schema_up_in_one_transaction_each_and_a_failed_step_changes_nothing(
+        postgres_url, monkeypatch):
+    """The schema steps PostgreSQL will take (none yet: its first schema is the current one): a
+    database one version behind is brought up by the step, its rows kept; a step that fails leaves
+    the database and its version as they were."""
+    from xboard_engine.web import store as store_module
+    store = PostgresStore(postgres_url)
+    game = new_game(store)
+    store.close()
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+
+    class Failing(PostgresStore):
+        def _upgrades(self):
+            def step():
+                self._run("ALTER TABLE games ADD COLUMN note TEXT")
+                raise RuntimeError("step failed")
+            return {SCHEMA_VERSION + 1: step}
+
+    class Stepping(PostgresStore):
+        def _upgrades(self):
+            return {SCHEMA_VERSION + 1: lambda: self._run("ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'")}
+
+    with pytest.raises(RuntimeError, match="step failed"):
+        Failing(postgres_url)
+    import psycopg
+    with psycopg.connect(postgres_url) as db:
+        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == (str(SCHEMA_VERSION),)
+        assert db.execute("SELECT column_name FROM information_schema.columns WHERE table_name='games' "
+                          "AND column_name='note'").fetchall() == []
+    stepped = Stepping(postgres_url)
+    try:
+        assert stepped.meta("schema") == str(SCHEMA_VERSION + 1)
+        assert stepped.game(game.id) == game
+        assert stepped._read("SELECT note FROM games WHERE id=?", (game.id,)) == [("kept",)]
+    finally:
+        stepped.close()

@@ -3,7 +3,6 @@ after the issue's list and shown over real WebSockets against the real `xboard-e
 (Defect 4's back/forward cache and defect 7's phone are browser behaviours: test_web_browser.py;
 defect 6, processes outliving a killed server: test_web_restart.py.)"""
 import os
-import sqlite3
 
 import pytest
 
@@ -427,6 +426,6 @@ def test_D10_a_game_whose_first_mover_never_moves_is_aborted(tmp_path):
         run(scenario())
     finally:
         s.stop()
-    db = sqlite3.connect(os.path.join(str(tmp_path), "live.sqlite3"))
+    db = s.look()
     assert db.execute("SELECT status FROM games").fetchall() == [("aborted",)]
     db.close()

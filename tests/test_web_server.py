@@ -6,7 +6,6 @@ opened to strangers: test_web_defects.py; what players expect of it: test_web_fe
 import asyncio
 import json
 import os
-import sqlite3
 
 import pytest
 
@@ -444,7 +443,7 @@ def test_sigterm_stops_at_once_with_the_clocks_saved_and_resumed(tmp_path):
     game = run(first())
     took = s.stop()
     assert took < 2.0 and s.proc.returncode == 0
-    db = sqlite3.connect(os.path.join(str(tmp_path), "live.sqlite3"))
+    db = s.look()
     paused = json.loads(db.execute("SELECT paused_clocks FROM games WHERE slug=?", (game,)).fetchone()[0])
     db.close()
     assert 299.0 < paused[0] <= 300.0 and 298.0 < paused[1] < 299.5

@@ -5,9 +5,7 @@ standing, 8 Player Chess rounds seated from the standings, and the rules for joi
 starting and what a tournament game may not do."""
 import asyncio
 import json
-import os
 import random
-import sqlite3
 from typing import Any, Dict, List
 
 import pytest
@@ -26,8 +24,8 @@ def server(tmp_path_factory):
     s.stop()
 
 
-def database(server) -> sqlite3.Connection:
-    return sqlite3.connect(os.path.join(server.data_dir, "live.sqlite3"))
+def database(server):
+    return server.look()
 
 
 async def make(creator: Client, **settings: Any) -> str:

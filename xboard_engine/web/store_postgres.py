@@ -6,7 +6,7 @@ The schema is SQLite's with PostgreSQL's types: counted ids are identity columns
 ratings double precision.  Its versions start at 3 (the version SQLite's had when this store came);
 later versions upgrade both databases with the same steps."""
 import re
-from typing import Any, Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 from .store import _INDEXES, _TABLES, COUNTED, SqlStore, StoreError
 
@@ -48,10 +48,17 @@ class PostgresStore(SqlStore):
                 for statement in (_postgres_words(_TABLES) + _INDEXES).split(";"):
                     if statement.strip():
                         self._run(statement)
-            self._open_schema({})
+            self._open_schema(self._upgrades())
         except psycopg.Error as error:
             self.db.close()
             raise StoreError(f"cannot open the database {self.where}: {str(error).strip()}") from None
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _upgrades(self) -> Dict[int, Callable[[], None]]:
+        """Steps to the current schema from older ones (``SqlStore._open_schema``): none yet."""
+        return {}
 
     def _sql(self, sql: str) -> str:
         """``?`` marks as psycopg's ``%s`` (each statement's text turned once)."""
