@@ -567,8 +567,13 @@ async def loop_lag(run: Run, samples: List[float]) -> None:
 
 # --------------------------------------------------------------------- checks
 def stored_moves(db_path: str) -> Dict[str, List[Tuple[int, str]]]:
-    """Every game's stored moves (seat, text) in order, by the game's address (slug)."""
-    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    """Every game's stored moves (seat, text) in order, by the game's address (slug); ``db_path`` is
+    the SQLite file or a postgresql:// address."""
+    if db_path.startswith("postgresql://"):
+        import psycopg
+        db = psycopg.connect(db_path)
+    else:
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
         out: Dict[str, List[Tuple[int, str]]] = {}
         for slug, seat, text in db.execute(
@@ -580,10 +585,11 @@ def stored_moves(db_path: str) -> Dict[str, List[Tuple[int, str]]]:
         db.close()
 
 
-async def check_records(run: Run, data_dir: Optional[str]) -> Dict[str, Any]:
+async def check_records(run: Run, data_dir: Optional[str], database: Optional[str] = None) -> Dict[str, Any]:
     """Every game's stored moves against what its clients played and saw acknowledged."""
     report = {"games": len(run.games), "mismatched": 0, "lost": 0, "unacked_stored": 0, "pgn_mismatched": 0}
-    stored = stored_moves(os.path.join(data_dir, "live.sqlite3")) if data_dir else None
+    where = database or (os.path.join(data_dir, "live.sqlite3") if data_dir else None)
+    stored = stored_moves(where) if where else None
     session = run.session()
     for game in run.games:
         if stored is not None:
@@ -861,7 +867,7 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
     lagging.cancel()
     collecting_task.cancel()
     unfinished = sum(len(g.pending) for g in games)
-    records = await check_records(run, args.data_dir)
+    records = await check_records(run, args.data_dir, args.database)
     if args.kill_halfway:
         restart["not_resumed"] = sum(1 for g in games if not g.over and g.moves_after_restart == 0)
     for s in run.sessions:
@@ -992,6 +998,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the host name the server is told it is reached at and the clients send "
                         "(default %(default)s)")
     p.add_argument("--data-dir", help="the server's data directory (default: a fresh temporary one)")
+    p.add_argument("--database", help="the server's database instead of DATA_DIR/live.sqlite3: a postgresql:// "
+                                      "address (an empty database; its moves are checked there)")
     p.add_argument("--server-python", default=sys.executable,
                    help="the interpreter running the server, e.g. pypy3 (default %(default)s)")
     p.add_argument("--server-pythonpath", default="",
@@ -1018,6 +1026,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         args.data_dir = temporary.name
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
+    if args.database:
+        args.server_arg = ["--database", args.database] + args.server_arg
     server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
                     args.profile_server, args.server_pythonpath, args.nice, args.server_root, args.public_host)
     server.start()
