@@ -26,7 +26,7 @@ SERVER_STORE = os.environ.get("XBOARD_ENGINE_TEST_SERVER_STORE", "sqlite")
 class LiveServer:
     """``xboard-engine serve`` running in a child process (``web``, one person's, always on SQLite)."""
 
-    def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False) -> None:
+    def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False, start: bool = True) -> None:
         self.data_dir = str(data_dir)
         self.args = list(args)
         self.port = port
@@ -37,7 +37,13 @@ class LiveServer:
             import postgres_helpers
             self.database = postgres_helpers.new_database()
             atexit.register(postgres_helpers.drop_database, self.database)
-        self.start()
+        if start:
+            self.start()
+
+    def open_store(self) -> Any:
+        """The server's store, opened here (e.g. filled before ``start()``; close it after)."""
+        from xboard_engine.web.store import open_store
+        return open_store(self.database or os.path.join(self.data_dir, "live.sqlite3"))
 
     def start(self) -> None:
         command = ["web", "--no-browser"] if self.local else ["serve"]

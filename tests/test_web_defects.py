@@ -2,7 +2,6 @@
 after the issue's list and shown over real WebSockets against the real `xboard-engine serve`.
 (Defect 4's back/forward cache and defect 7's phone are browser behaviours: test_web_browser.py;
 defect 6, processes outliving a killed server: test_web_restart.py.)"""
-import os
 
 import pytest
 
@@ -10,7 +9,7 @@ aiohttp = pytest.importorskip("aiohttp")
 
 from live_client import Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
 
-from xboard_engine.web.store import SqliteStore, StoredSeat  # noqa: E402
+from xboard_engine.web.store import StoredSeat  # noqa: E402
 
 BOT_INVITE = {"type": "create", "kind": "two", "variant": "normal", "tc": "none",
               "seats": [{"kind": "bot", "level": "easy"}, {"kind": "invite"}]}
@@ -119,7 +118,8 @@ def test_D2_the_lobby_shows_the_newest_open_challenges_first_however_many_wait(t
     """With 220 unfilled challenges the lobby read the oldest 200 and dropped those with no free
     seat: a new visitor saw none, and a new open challenge was invisible.  Now the newest open
     challenges come first, with their total."""
-    store = SqliteStore(os.path.join(str(tmp_path), "live.sqlite3"))
+    s = LiveServer(tmp_path, "--challenge-minutes", "0", start=False)
+    store = s.open_store()
     seats = [StoredSeat(0, "player", None, None, None), StoredSeat(1, "invite", None, None, "x")]
     for _ in range(220):                                 # 220 challenges nobody can join
         store.add_game("two", {"variant": "normal", "tc": "none", "number": None, "fen": None}, seats, None, False)
@@ -127,7 +127,7 @@ def test_D2_the_lobby_shows_the_newest_open_challenges_first_however_many_wait(t
     for _ in range(80):                                  # and 80 open to anyone, older than the next one
         store.add_game("two", {"variant": "normal", "tc": "300+3", "number": None, "fen": None}, open_seats, None, True)
     store.close()
-    s = LiveServer(tmp_path, "--challenge-minutes", "0")
+    s.start()
 
     async def scenario():
         visitor = await new_player(s, "Visitor")
