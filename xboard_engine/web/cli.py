@@ -12,7 +12,7 @@ import shlex
 import socket
 import sys
 import webbrowser
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 from urllib.parse import urlsplit
 
 from ..match.engines import EngineConfig
@@ -101,6 +101,33 @@ def _parser(local: bool) -> argparse.ArgumentParser:
     return parser
 
 
+def _serve_alone(store: Any, name: str, port: int) -> Any:
+    """One serving process a database: this one takes the database's server lock, or waits for the
+    process holding it to end and then takes over (a standby: it listens only once it serves).
+    A process that loses the lock (its database went away) stops at once.  The lock (keep it), or
+    None if the database cannot be locked."""
+    from .store import StoreError
+    lock = store.server_lock()
+    note = f"{socket.gethostname()} pid {os.getpid()} port {port}"
+    try:
+        if not lock.take(False, note):
+            print(f"{name}: another server process serves {store.where} ({lock.holder() or 'who, unknown'}); "
+                  "waiting to take over when it stops", flush=True)
+            lock.take(True, note)
+            print(f"{name}: took over {store.where}", flush=True)
+    except StoreError as error:
+        sys.stderr.write(f"{name}: {error}\n")
+        return None
+
+    def lost() -> None:
+        sys.stderr.write(f"{name}: lost the lock on {store.where} (the database went away); stopping at once, "
+                         "since another server process may take over\n")
+        sys.stderr.flush()
+        os._exit(3)
+    lock.watch(lost)
+    return lock
+
+
 def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
     parser = _parser(local)
     args = parser.parse_args(argv)
@@ -129,6 +156,9 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
     except (OSError, StoreError) as error:
         what = "the database" if args.database else "the data directory"
         sys.stderr.write(f"{name}: cannot use {what}: {error}\n")
+        return 2
+    serving = None if local else _serve_alone(store, name, args.port)     # held while this process lives
+    if not local and serving is None:
         return 2
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)

@@ -16,7 +16,7 @@ import secrets
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 SCHEMA_VERSION = 3
 SLUG_LETTERS = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/l/I
@@ -189,7 +189,30 @@ class Store:
         raise NotImplementedError
     def meta(self, key: str) -> Optional[str]: raise NotImplementedError
     def set_meta(self, key: str, value: str) -> None: raise NotImplementedError
+    def server_lock(self) -> "ServerLock":
+        """The lock one serving process holds on this database (``ServerLock``)."""
+        raise NotImplementedError
     def close(self) -> None: raise NotImplementedError
+
+
+class ServerLock:
+    """One database, one serving process: ``take`` holds the lock for as long as this process lives
+    (the operating system or the database lets go of it the moment the process dies, however it
+    dies), and another process's ``take`` waits until then: a standby server takes over.  ``watch``
+    calls ``lost`` from a thread of its own if the lock is ever lost (the database went away): the
+    process must then stop serving at once, since another may take over."""
+
+    def take(self, wait: bool, note: str) -> bool:
+        """The lock, waiting for it if ``wait`` (else False if another holds it); ``note`` says who
+        holds it (shown to a process waiting for it)."""
+        raise NotImplementedError
+
+    def holder(self) -> str:
+        """What the holder's note says ("" if unknown)."""
+        raise NotImplementedError
+
+    def watch(self, lost: Callable[[], None]) -> None: raise NotImplementedError
+    def release(self) -> None: raise NotImplementedError
 
 
 class StoreError(Exception):
@@ -706,11 +729,52 @@ class SqliteStore(SqlStore):
         finally:
             cursor.close()
 
+    def server_lock(self) -> ServerLock:
+        return FileLock(self.path + ".serving")
+
     def close(self) -> None:
         try:
             self.db.close()
         except sqlite3.Error:
             pass
+
+
+class FileLock(ServerLock):
+    """SQLite's server lock: an exclusive ``flock`` on a file beside the database (the kernel lets go
+    of it when the process ends); the file holds the holder's note."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.file: Any = None
+
+    def take(self, wait: bool, note: str) -> bool:
+        import fcntl
+        file = open(self.path, "a+")
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            file.close()
+            return False
+        file.truncate(0)
+        file.write(note)
+        file.flush()
+        self.file = file
+        return True
+
+    def holder(self) -> str:
+        try:
+            with open(self.path) as file:
+                return file.read().strip()
+        except OSError:
+            return ""
+
+    def watch(self, lost: Callable[[], None]) -> None:
+        """(A kernel lock is not lost while its process lives.)"""
+
+    def release(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
 
 def open_store(where: str, durable: bool = False, fold: Any = None) -> SqlStore:

@@ -6,9 +6,11 @@ The schema is SQLite's with PostgreSQL's types: counted ids are identity columns
 ratings double precision.  Its versions start at 3 (the version SQLite's had when this store came);
 later versions upgrade both databases with the same steps."""
 import re
-from typing import Callable, Dict, List, Tuple
+import threading
+import time
+from typing import Any, Callable, Dict, List, Tuple
 
-from .store import _INDEXES, _TABLES, COUNTED, SqlStore, StoreError
+from .store import _INDEXES, _TABLES, COUNTED, ServerLock, SqlStore, StoreError
 
 try:
     import psycopg
@@ -32,6 +34,7 @@ class PostgresStore(SqlStore):
     """One connection to a PostgreSQL database (used by one thread at a time: ``AsyncStore``'s)."""
 
     def __init__(self, url: str) -> None:
+        self.url = url
         self.where = self.path = shown_address(url)
         if psycopg is None:
             raise StoreError("a postgresql:// database needs the psycopg package: "
@@ -91,10 +94,80 @@ class PostgresStore(SqlStore):
             self._run(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                       f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
 
+    def server_lock(self) -> ServerLock:
+        return AdvisoryLock(self.url, self.where)
+
     def close(self) -> None:
         try:
             self.db.close()
         except Exception:
             pass
+
+
+SERVER_LOCK_KEY = 7392          # the advisory lock of the serving process (7391: making the tables)
+
+
+class AdvisoryLock(ServerLock):
+    """PostgreSQL's server lock: a session advisory lock on a connection of its own (the database
+    lets go of it when that connection ends, as it does when the process dies); the holder's note
+    is its connection's application name."""
+
+    def __init__(self, url: str, where: str) -> None:
+        self.url = url
+        self.where = where
+        self.db: Any = None
+
+    def _connect(self, name: str) -> Any:
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=10, application_name=name[:63])
+        except psycopg.Error as error:
+            raise StoreError(f"cannot open the database {self.where}: {str(error).strip()}") from None
+
+    def take(self, wait: bool, note: str) -> bool:
+        db = self._connect(note)
+        try:
+            if wait:
+                db.execute("SELECT pg_advisory_lock(%s)", (SERVER_LOCK_KEY,))
+            elif not db.execute("SELECT pg_try_advisory_lock(%s)", (SERVER_LOCK_KEY,)).fetchone()[0]:
+                db.close()
+                return False
+        except psycopg.Error as error:
+            db.close()
+            raise StoreError(f"database lock failed: {str(error).strip()}") from None
+        self.db = db
+        return True
+
+    def holder(self) -> str:
+        db = self._connect("xboard-engine: who serves")
+        try:
+            row = db.execute("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                             "WHERE l.locktype = 'advisory' AND l.objid = %s AND l.granted "
+                             "AND a.datname = current_database()", (SERVER_LOCK_KEY,)).fetchone()
+            return row[0] if row else ""
+        finally:
+            db.close()
+
+    def watch(self, lost: Callable[[], None]) -> None:
+        """A thread asks the lock's connection every second whether it still holds the lock."""
+        def check() -> None:
+            while self.db is not None:
+                try:
+                    held = self.db.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s "
+                                           "AND pid = pg_backend_pid() AND granted", (SERVER_LOCK_KEY,)).fetchone()[0]
+                except Exception:
+                    held = 0
+                if not held and self.db is not None:
+                    lost()
+                    return
+                time.sleep(1.0)
+        threading.Thread(target=check, name="server-lock", daemon=True).start()
+
+    def release(self) -> None:
+        db, self.db = self.db, None
+        if db is not None:
+            try:
+                db.close()
+            except Exception:
+                pass
 
 
