@@ -26,13 +26,14 @@ SERVER_STORE = os.environ.get("XBOARD_ENGINE_TEST_SERVER_STORE", "sqlite")
 class LiveServer:
     """``xboard-engine serve`` running in a child process (``web``, one person's, always on SQLite)."""
 
-    def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False, start: bool = True) -> None:
+    def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False, start: bool = True,
+                 database: Optional[str] = None) -> None:
         self.data_dir = str(data_dir)
         self.args = list(args)
         self.port = port
         self.local = local
-        self.database: Optional[str] = None          # a PostgreSQL address, made at the first start
-        if SERVER_STORE == "postgresql" and not local:
+        self.database = database                     # a PostgreSQL address (another server's, or a new one)
+        if SERVER_STORE == "postgresql" and not local and database is None:
             import atexit
             import postgres_helpers
             self.database = postgres_helpers.new_database()
@@ -54,7 +55,8 @@ class LiveServer:
                                                                   "--port", str(self.port)] + database + self.args,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         line = self.proc.stdout.readline()
-        while line.startswith("xboard-engine web:") and " open " not in line:   # what it imported
+        # what it imported; a standby's wait for the database
+        while line.startswith(("xboard-engine web:", "xboard-engine serve:")) and " open " not in line:
             self.said.append(line)
             line = self.proc.stdout.readline()
         match = re.search(r"open (http://[^/\s]+)/", line)
