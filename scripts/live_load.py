@@ -115,6 +115,8 @@ class Server:
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=self.root, env=env)
         line = self.proc.stdout.readline()
+        while line.startswith("xboard-engine serve:") and " open " not in line:    # a standby waits
+            line = self.proc.stdout.readline()
         match = re.search(r"open (http://[^/\s]+)/", line)
         if not match:
             rest = self.proc.stdout.read() if self.proc.poll() is not None else ""
@@ -169,6 +171,62 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class StandbyPair:
+    """Two servers on one database behind nginx (scripts/nginx_front.py), as ``Server`` to the run:
+    the first serves, the second waits as a standby; ``kill`` kills the serving one and ``start``
+    then waits until the standby has taken over.  The clients talk to nginx."""
+
+    def __init__(self, make: Any, folder: str) -> None:
+        from nginx_front import NginxFront, free_port
+        self.servers = [make(), make()]
+        for server in self.servers:
+            server.port = free_port()
+        self.front = NginxFront(folder, [server.port for server in self.servers])
+        self.current = self.servers[0]
+        self.public_host = self.current.public_host
+        self.taking_over: Optional[threading.Thread] = None
+        self.external = False
+
+    def start(self) -> None:
+        if self.taking_over is None:                     # the first start: both, and nginx
+            self.front.start()
+            self.current.start()
+            self.taking_over = threading.Thread(target=self.servers[1].start, daemon=True)
+            self.taking_over.start()
+            time.sleep(1.0)
+            if not self.taking_over.is_alive():
+                raise RuntimeError("the standby did not wait for the serving process")
+        else:                                            # after the kill: the standby serves
+            self.taking_over.join()
+            self.current = self.servers[1]
+
+    @property
+    def url(self) -> str:
+        return self.front.url
+
+    @property
+    def pid(self) -> Optional[int]:
+        return self.current.pid
+
+    @property
+    def tail(self) -> List[str]:
+        return self.current.tail
+
+    def cpu(self) -> float:
+        return self.current.cpu()
+
+    def memory(self) -> Tuple[float, float]:
+        return self.current.memory()
+
+    def kill(self) -> None:
+        self.current.kill()
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+        self.front.stop()
 
 
 # --------------------------------------------------------------------- statistics
@@ -992,6 +1050,9 @@ def parser() -> argparse.ArgumentParser:
                    help="people seeking games over and over beside the games above (quick pairing; default 0)")
     p.add_argument("--arena", type=int, default=0, help="players of an arena running through the run (default 0)")
     p.add_argument("--kill-halfway", action="store_true", help="SIGKILL the server halfway and start it again")
+    p.add_argument("--standby", action="store_true",
+                   help="two servers on the database behind nginx, the second a standby (with --kill-halfway: "
+                        "the standby takes over instead of a restart)")
     p.add_argument("--url", help="a running server instead of starting one")
     p.add_argument("--pid", type=int, help="with --url: the server's process id (CPU, memory)")
     p.add_argument("--public-host", default=PUBLIC_HOST,
@@ -1028,8 +1089,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     if args.database:
         args.server_arg = ["--database", args.database] + args.server_arg
-    server = Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
-                    args.profile_server, args.server_pythonpath, args.nice, args.server_root, args.public_host)
+    def make() -> Server:
+        return Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
+                      args.profile_server, args.server_pythonpath, args.nice, args.server_root, args.public_host)
+    server: Any = StandbyPair(make, args.data_dir) if args.standby else make()
     server.start()
     print(f"server {server.url} (pid {server.pid}, {args.server_python if not args.url else 'external'}); "
           f"{os.cpu_count()} cores shared with this load generator", flush=True)
