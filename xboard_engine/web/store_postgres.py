@@ -118,8 +118,15 @@ class AdvisoryLock(ServerLock):
         self.db: Any = None
 
     def _connect(self, name: str) -> Any:
+        # A machine that stops answering: PostgreSQL drops its connection, and with it the lock, after
+        # about 19 s of unanswered keepalives; the holder's own check fails first (6 s unanswered)
+        # and stops it, so the two never serve together.
         try:
-            return psycopg.connect(self.url, autocommit=True, connect_timeout=10, application_name=name[:63])
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=10, application_name=name[:63],
+                                   keepalives=1, keepalives_idle=5, keepalives_interval=2, keepalives_count=3,
+                                   tcp_user_timeout=6000,
+                                   options="-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=3 "
+                                           "-c tcp_keepalives_count=3")
         except psycopg.Error as error:
             raise StoreError(f"cannot open the database {self.where}: {str(error).strip()}") from None
 
