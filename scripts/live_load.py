@@ -72,6 +72,7 @@ import aiohttp
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from xboard_engine.web.collector import Collector  # noqa: E402
+from xboard_engine.web.wire import whole_state  # noqa: E402
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PUBLIC_HOST = "load.test"            # the name the server is told it is reached at (--public-url)
@@ -375,6 +376,10 @@ class Conn:
             data = json.loads(msg.data)
             kind = data.get("type")
             if kind == "state":
+                data = whole_state(data, self.state)
+                if data is None:
+                    self.run.error(f"game {self.game.id}: a state out of step with the last")
+                    break
                 self.state = data
                 self.ply = self.game.plies(data)
                 self.game.on_state(self, self.ply, now, data)

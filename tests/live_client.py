@@ -14,6 +14,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
+from xboard_engine.web.wire import whole_state
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -124,6 +126,7 @@ class Client:
         self.origin = origin
         self.ws: Optional[aiohttp.ClientWebSocketResponse] = None
         self.inbox: List[Dict[str, Any]] = []
+        self.last_state: Optional[Dict[str, Any]] = None
 
     async def open_page(self, path: str = "/") -> int:
         async with self.session.get(self.server.url + path) as response:
@@ -134,6 +137,7 @@ class Client:
         headers = {"Origin": origin or self.origin or self.server.url}
         self.ws = await self.session.ws_connect(self.server.url + path, headers=headers)
         self.inbox = []
+        self.last_state: Optional[Dict[str, Any]] = None
         return self
 
     async def send(self, message: Any) -> None:
@@ -146,6 +150,10 @@ class Client:
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"connection ended: {msg.type} {msg.data!r} {msg.extra!r}")
         data = json.loads(msg.data)
+        if data.get("type") == "state":            # made whole, as a page does
+            data = whole_state(data, self.last_state)
+            assert data is not None, "a state whose history does not follow the last one"
+            self.last_state = data
         self.inbox.append(data)
         return data
 

@@ -32,6 +32,7 @@ from .moves import Move
 from .position import Position
 from .variant import get_variant
 from .web.game import MAX_CLOCK_SECONDS, clock_seconds
+from .web.wire import whole_state
 
 PROG = "xboard-engine bot"
 COOKIE = "xbe_player"
@@ -482,13 +483,18 @@ class Bot:
                         self.say(f"game {game_id}: could not take the seat: {hello.get('message')}")
                         return True
             book = GameBook(hello, seat)
+            last: Optional[Dict[str, Any]] = None
             try:
                 async for msg in ws:
                     if msg.type != aiohttp.WSMsgType.TEXT:
                         break
                     data = json.loads(msg.data)
                     if data.get("type") == "state":
-                        if await self.on_state(ws, game_id, book, engine, data):
+                        last = whole_state(data, last)     # later states send only their history's end
+                        if last is None:
+                            self.say(f"game {game_id}: a state out of step with the last; opening the game again")
+                            break
+                        if await self.on_state(ws, game_id, book, engine, last):
                             return True
                     elif data.get("type") == "error":
                         self.say(f"game {game_id}: the server says: {data.get('message')}")

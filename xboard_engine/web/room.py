@@ -140,13 +140,15 @@ class Room:
                                                                if self.seats[s].player_id in self.rematch),
                 "next": self.next_game}
 
-    def state_text(self) -> str:
+    def state_text(self, since: Optional[Dict[str, int]] = None) -> str:
+        """The game's state for a page: whole (a page opening), or ``since`` what every page has
+        of its history (``Table.view_text``)."""
         return self.table.view_text({"gameId": self.slug, "status": self.status, "online": self.seat_view(),
                                      "watchers": self.audience(), "clockValues": self.table.clocks(),
                                      "offers": self.offers(), "abortable": self.abortable(),
                                      "outcome": self.result if self.status == "aborted" else None,
                                      "rated": bool(self.config.get("rated")),
-                                     "ratingChanges": (self.result or {}).get("ratings")})
+                                     "ratingChanges": (self.result or {}).get("ratings")}, since)
 
     def abortable(self) -> List[int]:
         """The seats whose players may still abort the game (those who have not moved yet, while
@@ -157,7 +159,11 @@ class Room:
         return waiting
 
     def broadcast(self, text: Optional[str] = None) -> None:
-        text = text or self.state_text()
+        """``text`` to every page, or the room's state: only the end of its history that changed
+        since the last state every page was sent (a page opening is sent the whole state)."""
+        if text is None:
+            text = self.state_text(self.table.unchanged_history())
+            self.table.mark_history()
         for v in list(self.viewers):
             v.send(text)
 

@@ -45,7 +45,6 @@ class Table:
     def seat_to_move(self) -> Optional[int]: raise NotImplementedError
     @property
     def over(self) -> bool: raise NotImplementedError
-    def act(self, seat: int, kind: str, text: str = "") -> str: raise NotImplementedError
     def clocks(self) -> List[float]: raise NotImplementedError
     def set_clocks(self, clocks: List[float]) -> None: raise NotImplementedError
     def restart_clock(self) -> None: raise NotImplementedError
@@ -58,22 +57,54 @@ class Table:
 
     changes = 0                        # counts act calls: a view built since is still good
     _text_at = -1
-    _text = ""
+    _texts: Dict[bool, str] = {}
+    # The view's lists that only grow with the game (a takeback shortens them): a page that has them
+    # is sent only what changed at their end (``view_text``'s ``since``).
+    history_keys: Tuple[str, ...] = ()
+    _low: Optional[Dict[str, int]] = None
 
-    def view_text(self, extra: Dict[str, Any]) -> str:
+    def _act(self, seat: int, kind: str, text: str) -> str: raise NotImplementedError
+    def history_lengths(self) -> Dict[str, int]: raise NotImplementedError
+
+    def act(self, seat: int, kind: str, text: str = "") -> str:
+        """Do ``kind`` for ``seat``; the text to store (a move's coordinates).  Raises Refused or
+        RulesError (an illegal move) and changes nothing then."""
+        self.changes += 1
+        try:
+            return self._act(seat, kind, text)
+        finally:
+            if self._low is not None:             # the history every page has kept, since the mark
+                now = self.history_lengths()
+                self._low = {k: min(n, now[k]) for k, n in self._low.items()}
+
+    def unchanged_history(self) -> Optional[Dict[str, int]]:
+        """How much of each history list is as it was at ``mark_history`` (None: not marked)."""
+        return self._low
+
+    def mark_history(self) -> None:
+        """Every page now has the history as it is (the state was sent to all of them)."""
+        self._low = self.history_lengths()
+
+    def view_text(self, extra: Dict[str, Any], since: Optional[Dict[str, int]] = None) -> str:
         """``view()`` and ``extra`` as one JSON object's text.  The view changes only with an action
         (its legal moves, SANs and FENs are the dear part): it is built and encoded once per action,
-        and the parts that change with time (``fresh``: the clocks) are encoded anew each call."""
+        and the parts that change with time (``fresh``: the clocks) are encoded anew each call.
+        With ``since`` (a page has the first ``since[key]`` entries of each history list), the
+        history lists are left out for ``"history": {key: [since, the entries after]}``."""
         if self._text_at != self.changes:
             self._view = self.view()
             self._text_at = self.changes
-            self._text = ""
+            self._texts = {}
         live = self.fresh(self._view)
         live.update(extra)
-        if not self._text:
-            fixed = {k: v for k, v in self._view.items() if k not in live}
-            self._text = dumps(fixed)[:-1]
-        return self._text + "," + dumps(live)[1:]
+        bare = since is not None
+        if bare:
+            live["history"] = {k: [n, self._view[k][n:]] for k, n in since.items()}
+        text = self._texts.get(bare)
+        if text is None:
+            fixed = {k: v for k, v in self._view.items() if k not in live and not (bare and k in self.history_keys)}
+            text = self._texts[bare] = dumps(fixed)[:-1]
+        return text + "," + dumps(live)[1:]
 
     def record(self, names: List[str]) -> Tuple[str, str, str]: raise NotImplementedError
     def team_of(self, seat: int) -> Optional[int]: return None
@@ -163,10 +194,12 @@ class TwoPlayerTable(Table):
     def over(self) -> bool:
         return self.game.over
 
-    def act(self, seat: int, kind: str, text: str = "") -> str:
-        """Do ``kind`` for ``seat``; the text to store (a move's coordinates).  Raises Refused or
-        RulesError (an illegal move) and changes nothing then."""
-        self.changes += 1
+    history_keys = ("fens", "sans", "lastSquares")
+
+    def history_lengths(self) -> Dict[str, int]:
+        return {"fens": len(self.game.fens), "sans": len(self.game.sans), "lastSquares": len(self.game.last_squares)}
+
+    def _act(self, seat: int, kind: str, text: str) -> str:
         g = self.game
         if g.over:
             raise Refused("the game is over")
@@ -323,8 +356,12 @@ class EightPlayerTable(Table):
     def over(self) -> bool:
         return self.game.game.over
 
-    def act(self, seat: int, kind: str, text: str = "") -> str:
-        self.changes += 1
+    history_keys = ("moves", "log")
+
+    def history_lengths(self) -> Dict[str, int]:
+        return {"moves": len(self.game.game.actions), "log": len(self.game.game.log)}
+
+    def _act(self, seat: int, kind: str, text: str) -> str:
         g = self.game
         turn = g.game.turn
         if turn is None:

@@ -40,6 +40,9 @@ streamed as ``lines`` messages, also on one's own analysis board), ``board`` (pl
 analysis board from there; answered by ``created``) and, in 8 Player Chess, ``position`` (ply: the
 board after that many actions; answered by ``position``: pieces, lastMove, check, turn, scores).  The state also carries rated and
 ratingChanges (seats: [before, after], or unrated: why).  A tournament's game has ``config.tournament``.
+The first state a page gets is whole; the later ones leave out the lists that only grow with the
+game (two-player: fens, sans, lastSquares; 8 Player: moves, log) and carry ``history`` instead: per list, how
+many entries the page keeps of those it had and the entries after them (``whole_state``).
 
 Tournament, ``/ws/t/SLUG``.  Server: ``tournament`` (its settings, status waiting/running/over/
 cancelled, starts, ends, round, rounds, standings, playing, games, byes, entered, yourGame),
@@ -48,7 +51,7 @@ cancelled, starts, ends, round, rounds, standings, playing, games, byes, entered
 """
 import json
 import time
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from .names import clean_chat
 
@@ -133,3 +136,18 @@ class RateLimit:
 
 def dumps(message: Dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
+
+
+def whole_state(state: Dict[str, Any], last: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """A ``state`` message made whole from the last one a page had: its ``history`` (each list's
+    kept length and new entries) applied to the last state's lists.  None if the page lacks what
+    it should have kept (it must then open the game again for the whole state)."""
+    history = state.pop("history", None)
+    if history is None:
+        return state
+    for key, (kept, tail) in history.items():
+        had = (last or {}).get(key)
+        if had is None or len(had) < kept:
+            return None
+        state[key] = had[:kept] + tail
+    return state

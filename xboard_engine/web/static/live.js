@@ -29,9 +29,26 @@ const socket = liveSocket(`/ws/g/${room.gameId}`, {
 });
 ui.send = (message) => { if (!socket.send(message)) showMessage("Not connected to the server"); };
 
+// A state whose history (the lists that only grow with the game) comes as what changed at its end:
+// made whole from the last state (xboard_engine/web/wire.py, whole_state); null if out of step.
+function wholeState(msg, last) {
+  if (!msg.history) return msg;
+  for (const [key, [kept, tail]] of Object.entries(msg.history)) {
+    const had = last && last[key];
+    if (!had || had.length < kept) return null;
+    msg[key] = had.slice(0, kept).concat(tail);
+  }
+  delete msg.history;
+  return msg;
+}
+
 function onLiveMessage(msg) {
   if (msg.type === "hello") onLiveHello(msg);
-  else if (msg.type === "state") onLiveState(msg);
+  else if (msg.type === "state") {
+    const state = wholeState(msg, room.state);
+    if (state) onLiveState(state);
+    else socket.reopen();                      // out of step (never expected): the whole state again
+  }
   else if (msg.type === "chat") addChat(msg);
   else if (msg.type === "arrows") { room.arrows[msg.seat] = msg.arrows; drawArrows(); }
   else if (msg.type === "thinking") { room.thinking = msg; renderThinking(); }
