@@ -213,6 +213,12 @@ class Hall:
 
     async def _rebuild(self, stored: StoredGame) -> Room:
         seats, actions = await asyncio.gather(self.store.seats(stored.id), self.store.actions(stored.id))
+        names = await self.store.player_names([s.player_id for s in seats if s.player_id is not None])
+        return self._build(stored, seats, actions, names)
+
+    def _build(self, stored: StoredGame, seats: List[StoredSeat], actions: List[StoredAction],
+               names: Dict[int, str]) -> Room:
+        """A game's room from what the store has of it: its actions played again on its table."""
         room = Room(self, stored, seats)
         for a in actions:
             room.table.act(a.seat, a.kind, a.text)
@@ -223,8 +229,7 @@ class Hall:
         if clocks:
             room.table.set_clocks(clocks)
         room.table.restart_clock()
-        owners = [s.player_id for s in room.seats if s.player_id is not None]
-        room.names = await self.store.player_names(owners)
+        room.names = names
         return room
 
     def _tournament_here(self, slug: str) -> Optional[Any]:
@@ -255,15 +260,20 @@ class Hall:
         if room.config.get("tournament"):
             await tournaments.game_ended(self, room)
 
-    async def resume(self) -> int:
-        """After a start, before anyone is served: every unfinished game back in memory, clocks and
-        bots going.  The count."""
+    def resume(self) -> int:
+        """After a start, before anyone is served (the plain store, read at once): every unfinished
+        game back in memory, clocks and bots going.  The count."""
         tournaments.load(self)
+        store = self.store.sync
         count = 0
         for status in ("open", "playing"):
-            for stored in self.store.sync.games(status, limit=100000):
-                room = await self.room(stored.id)
-                if room is not None and room.status == "playing":
+            for stored in store.games(status, limit=100000):
+                room = self.rooms.get(stored.id)
+                if room is None:
+                    seats = store.seats(stored.id)
+                    names = store.player_names([s.player_id for s in seats if s.player_id is not None])
+                    room = self._install(self._build(stored, seats, store.actions(stored.id), names))
+                if room.status == "playing":
                     now = time.monotonic()
                     for s in room.seats:                # nobody is connected yet: grace from now
                         if s.player_id is not None:

@@ -325,7 +325,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             collector.tick()
 
     async def on_startup(app: web.Application) -> None:
-        count = await hall.resume()
+        count = hall.resume()
         if count:
             print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
         app["sweeper"] = asyncio.ensure_future(sweeping())
