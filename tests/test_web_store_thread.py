@@ -140,3 +140,37 @@ def test_a_write_that_cannot_wait_longer_is_refused_and_the_game_is_as_stored(tm
             await close_all(*clients)
             server.stop()
     run(scenario(), timeout=120)
+
+
+def test_two_pages_of_one_cookie_asking_at_once_get_one_player(tmp_path):
+    """Two lobby pages of one browser (one cookie, no player yet) seek at the same moment: while the
+    first page's player is being written, the second waits for it and takes the same player."""
+    import aiohttp
+
+    async def scenario():
+        server = LiveServer(tmp_path)
+        first = Client(server)
+        second = Client(server)
+        try:
+            assert await first.open_page("/") == 200
+            await second.session.close()
+            second.session = aiohttp.ClientSession(cookie_jar=first.session.cookie_jar)
+            for page in (first, second):
+                await page.connect("/ws/lobby")
+                hello = await page.wait_for("hello")
+                assert hello["you"] is None
+            await asyncio.gather(first.send({"type": "seek", "variant": "normal", "tc": "180+2"}),
+                                 second.send({"type": "seek", "variant": "normal", "tc": "300+3"}))
+            await first.wait_for("seeking")
+            await second.wait_for("seeking")
+            lobby = await first.wait_for("lobby", seekCount=2)
+            assert len({s["player"] for s in lobby["seeks"]}) == 1, lobby["seeks"]
+            db = sqlite3.connect(os.path.join(str(tmp_path), "live.sqlite3"))
+            try:
+                assert db.execute("SELECT COUNT(*) FROM players").fetchone() == (1,)
+            finally:
+                db.close()
+        finally:
+            await close_all(first, second)
+            server.stop()
+    run(scenario(), timeout=60)

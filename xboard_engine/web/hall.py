@@ -64,7 +64,7 @@ class Hall:
         self.tournaments: Dict[int, Any] = {}                   # tournaments.Tournament not over, and viewed ones
         self.bot_registry = bot_accounts.Registry(store)        # bot accounts, and those online now (read now)
         self.loading: Dict[int, "asyncio.Future[Optional[Room]]"] = {}   # rooms being read from the store
-        self.player_locks: Dict[str, asyncio.Lock] = {}       # token hash -> lock while its player is made
+        self.player_locks: Dict[str, List[Any]] = {}          # token hash -> [lock, pages using it] while its player is made
         self.tasks: Set["asyncio.Future[Any]"] = set()         # work begun by timers and closed pages
         self.analyst = Analyst(self)
         self.on_lobby_change: Optional[Callable[[], None]] = None
@@ -108,15 +108,17 @@ class Hall:
         if not viewer.token:
             raise Refused("this page has no player cookie: allow cookies for this site to play")
         hashed = token_hash(viewer.token)
-        lock = self.player_locks.get(hashed)
-        if lock is None:
-            lock = self.player_locks[hashed] = asyncio.Lock()
+        held = self.player_locks.get(hashed)
+        if held is None:
+            held = self.player_locks[hashed] = [asyncio.Lock(), 0]
+        held[1] += 1
         try:
-            async with lock:
+            async with held[0]:
                 if viewer.player is None:
                     viewer.player = await self._make_player(viewer, hashed, name)
         finally:
-            if not lock.locked() and self.player_locks.get(hashed) is lock:
+            held[1] -= 1
+            if not held[1]:
                 del self.player_locks[hashed]
         return viewer.player
 
