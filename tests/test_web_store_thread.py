@@ -174,3 +174,39 @@ def test_two_pages_of_one_cookie_asking_at_once_get_one_player(tmp_path):
             await close_all(first, second)
             server.stop()
     run(scenario(), timeout=60)
+
+
+def test_actions_sent_at_once_in_one_game_are_saved_one_after_the_other(tmp_path):
+    """Both players act at the same moment (a move and a draw offer, then an offer and a resignation):
+    the actions are numbered and saved one after the other (the room's lock), none is refused for
+    want of a save, and the store has them in order, the resignation last."""
+    async def scenario():
+        server = LiveServer(tmp_path)
+        clients = []
+        try:
+            alice, bob, game, _ = await two_players(server)
+            clients = [alice, bob]
+            await asyncio.gather(alice.send({"type": "move", "move": "e2e4"}),
+                                 bob.send({"type": "offer"}))
+            await asyncio.gather(alice.send({"type": "offer"}), bob.send({"type": "resign"}))
+            final = await alice.state(timeout=10, result=lambda r: r is not None)
+            assert final["status"] == "over"
+            for page in clients:
+                while True:
+                    try:
+                        data = await page.receive(timeout=0.3)
+                    except asyncio.TimeoutError:
+                        break
+                    assert "could not save" not in str(data.get("message")), data
+            db = sqlite3.connect(os.path.join(str(tmp_path), "live.sqlite3"))
+            try:
+                rows = db.execute("SELECT a.n, a.kind FROM actions a JOIN games g ON g.id = a.game_id "
+                                  "WHERE g.slug=? ORDER BY a.n", (game,)).fetchall()
+            finally:
+                db.close()
+            assert [n for n, _ in rows] == list(range(len(rows))) and rows[-1][1] == "resign", rows
+            assert ("move" in [k for _, k in rows]) and len(rows) >= 3, rows
+        finally:
+            await close_all(*clients)
+            server.stop()
+    run(scenario(), timeout=60)
