@@ -177,17 +177,25 @@ def test_two_pages_of_one_cookie_asking_at_once_get_one_player(tmp_path):
 
 
 def test_actions_sent_at_once_in_one_game_are_saved_one_after_the_other(tmp_path):
-    """Both players act at the same moment (a move and a draw offer, then an offer and a resignation):
-    the actions are numbered and saved one after the other (the room's lock), none is refused for
-    want of a save, and the store has them in order, the resignation last."""
+    """Both players act while the other's action is being saved (a move whose write waits for the
+    database, and a draw offer; then an offer and a resignation at once): the actions are numbered
+    and saved one after the other (the room's lock), none is refused for want of a save, and the
+    store has them in order, the resignation last."""
     async def scenario():
         server = LiveServer(tmp_path)
         clients = []
         try:
             alice, bob, game, _ = await two_players(server)
             clients = [alice, bob]
-            await asyncio.gather(alice.send({"type": "move", "move": "e2e4"}),
-                                 bob.send({"type": "offer"}))
+            db = lock_database(tmp_path)              # the first write waits: the second comes meanwhile
+            try:
+                await alice.send({"type": "move", "move": "e2e4"})
+                await asyncio.sleep(0.3)
+                await bob.send({"type": "offer"})
+                await asyncio.sleep(1.0)
+            finally:
+                db.execute("COMMIT")
+                db.close()
             await asyncio.gather(alice.send({"type": "offer"}), bob.send({"type": "resign"}))
             final = await alice.state(timeout=10, result=lambda r: r is not None)
             assert final["status"] == "over"
