@@ -145,7 +145,8 @@ class Analyst:
 
     # ----------------------------------------------------------------- the queue
     def start(self) -> None:
-        self.queue.extend(g for g in self.hall.store.queued_analyses() if g not in self.queue)
+        """At start-up (the store read at once: nobody is served yet)."""
+        self.queue.extend(g for g in self.hall.store.sync.queued_analyses() if g not in self.queue)
         self._wake = asyncio.Event()
         self._task = asyncio.ensure_future(self._run())
         if self.queue:
@@ -155,17 +156,21 @@ class Analyst:
         if self._task is not None:
             self._task.cancel()
 
-    def request(self, viewer: Viewer, room: Room) -> None:
+    async def request(self, viewer: Viewer, room: Room) -> None:
         """Anyone looking at a finished game may ask for its analysis."""
         if room.status != "over":
             raise Refused("a game is analysed once it is over")
         if not room.table.ply_count():
             raise Refused("the game has no moves to analyse")
-        known = self.hall.store.analysis(room.id)
+        known = await self.hall.store.analysis(room.id)
         if known is not None and known[0] in ("queued", "done"):
             raise Refused("this game's analysis is " + ("waiting its turn" if known[0] == "queued" else "done"))
-        player = self.hall.ensure_player(viewer)
-        mine = [g for g in self.queue if (self.hall.store.analysis(g) or ("", None, None))[2] == player["id"]]
+        player = await self.hall.ensure_player(viewer)
+        waiting = list(self.queue)
+        asked = await asyncio.gather(*[self.hall.store.analysis(g) for g in waiting])
+        mine = [g for g, known_g in zip(waiting, asked) if (known_g or ("", None, None))[2] == player["id"]]
+        if room.id in self.queue or room.id == self.current:      # asked for by another page meanwhile
+            raise Refused("this game's analysis is waiting its turn")
         if len(mine) >= PER_PERSON:
             raise Refused(f"you have {len(mine)} analyses waiting (at most {PER_PERSON}): wait for one to finish")
         from_here = [g for g in self.queue if self.asked_from.get(g) == viewer.address]
@@ -174,16 +179,18 @@ class Analyst:
                           f"{PER_ADDRESS}): wait for one to finish")
         if len(self.queue) >= QUEUE_LIMIT:
             raise Refused("the analysis queue is full: try again later")
-        self.hall.store.set_analysis(room.id, "queued", requester=player["id"])
+        await self.hall.store.set_analysis(room.id, "queued", requester=player["id"])
+        if room.id in self.queue or room.id == self.current:      # asked for by another page meanwhile
+            return
         self.queue.append(room.id)
         self.asked_from[room.id] = viewer.address
         if self._wake is not None:
             self._wake.set()
-        self.tell(room)
+        await self.tell(room)
 
-    def state(self, game_id: int) -> Dict[str, Any]:
+    async def state(self, game_id: int) -> Dict[str, Any]:
         """What a game page shows of the game's analysis."""
-        known = self.hall.store.analysis(game_id)
+        known = await self.hall.store.analysis(game_id)
         out: Dict[str, Any] = {"type": "analysis", "status": known[0] if known else None}
         if known and known[0] == "done":
             out["data"] = known[1]
@@ -193,8 +200,8 @@ class Analyst:
             out["ahead"] = list(self.queue).index(game_id) + (1 if self.current is not None else 0)
         return out
 
-    def tell(self, room: Room) -> None:
-        text = wire.dumps(self.state(room.id))
+    async def tell(self, room: Room) -> None:
+        text = wire.dumps(await self.state(room.id))
         for v in list(room.viewers):
             v.send(text)
 
@@ -214,12 +221,12 @@ class Analyst:
                 raise
             except Exception as error:                 # one bad game must not stop the queue
                 print(f"xboard-engine serve: analysis of game {game_id} failed: {error!r}", flush=True)
-                self.hall.store.set_analysis(game_id, "failed", {"error": str(error)})
+                await self.hall.store.set_analysis(game_id, "failed", {"error": str(error)})
             finally:
                 self.current = None
             room = self.hall.rooms.get(game_id)
             if room is not None:
-                self.tell(room)
+                await self.tell(room)
 
     async def _free_worker(self) -> None:
         """Wait until a worker of the pool is free (no live game's bot is kept waiting)."""
@@ -237,9 +244,9 @@ class Analyst:
             self.busy -= 1
 
     async def _analyse(self, game_id: int) -> None:
-        room = self.hall.room(game_id)
+        room = await self.hall.room(game_id)
         if room is None:
-            self.hall.store.set_analysis(game_id, "failed", {"error": "no such game"})
+            await self.hall.store.set_analysis(game_id, "failed", {"error": "no such game"})
             return
         if room.kind == "eight":
             await self._analyse_eight(room)
@@ -258,10 +265,10 @@ class Analyst:
             evals.append(found)
             live = self.hall.rooms.get(game_id)
             if live is not None and live.viewers and time.monotonic() - last_told > 1.0:
-                self.tell(live)
+                await self.tell(live)
                 last_told = time.monotonic()
         start_white = g.start_fen.split()[1:2] != ["b"]
-        self.hall.store.set_analysis(game_id, "done", summarise(evals, moves, sans, start_white))
+        await self.hall.store.set_analysis(game_id, "done", summarise(evals, moves, sans, start_white))
 
     async def _analyse_eight(self, room: Room) -> None:
         game = room.table.game.game.to_dict()          # type: ignore[attr-defined]
@@ -276,9 +283,9 @@ class Analyst:
                 looks.append({"seat": actions[i][0], "kind": actions[i][1]})
             live = self.hall.rooms.get(room.id)
             if live is not None and live.viewers and time.monotonic() - last_told > 1.0:
-                self.tell(live)
+                await self.tell(live)
                 last_told = time.monotonic()
-        self.hall.store.set_analysis(room.id, "done", summarise_eight(looks, actions))
+        await self.hall.store.set_analysis(room.id, "done", summarise_eight(looks, actions))
 
     # ----------------------------------------------------------------- lines on one position
     def lines(self, viewer: Viewer, room: Room, ply: Any) -> None:

@@ -59,24 +59,18 @@ class Challenge(NamedTuple):
 
 
 class Registry:
-    """Which players are bot accounts (read from the store once, then kept) and which are online."""
+    """Which players are bot accounts (read from the store when the server starts, then kept) and
+    which are online."""
 
     def __init__(self, store: Store) -> None:
-        self.store = store
         self.online: Dict[int, OnlineBot] = {}
         self.pending: Dict[int, str] = {}        # room id -> the invite hash its challenge waits with
-        self._ids: Optional[Set[int]] = None
+        self._ids: Set[int] = set(store.bot_account_ids())     # (the plain store: nobody is served yet)
 
     def is_bot(self, player_id: Optional[int]) -> bool:
-        if player_id is None:
-            return False
-        if self._ids is None:
-            self._ids = set(self.store.bot_account_ids())
-        return player_id in self._ids
+        return player_id is not None and player_id in self._ids
 
     def add(self, player_id: int) -> None:
-        self.is_bot(player_id)
-        assert self._ids is not None
         self._ids.add(player_id)
 
 
@@ -150,7 +144,7 @@ def games_held(hall: "Hall", player_id: int) -> int:
 
 
 # --------------------------------------------------------------------- a bot's connection
-def register(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+async def register(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     """A ``bot`` message: the connection's player becomes (or stays) a bot account with these
     rules, online through this connection; it hears ``botReady``, then ``gameStart`` for each
     game it plays that is not over, and the challenges still waiting for it."""
@@ -163,13 +157,13 @@ def register(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     registry: Registry = hall.bot_registry
     pid = player["id"]
     if not registry.is_bot(pid):
-        if hall.store.games_of(pid, limit=1):
+        if await hall.store.games_of(pid, limit=1):
             raise Refused("this player has played as a person: a bot account needs a player of its own "
                           "(a new cookie and name), so that people's and bots' ratings stay apart")
         if any(t.status in ("waiting", "running") and pid in t.entrants and not t.entrants[pid].withdrawn
                for t in hall.tournaments.values()):
             raise Refused("this player has joined a tournament as a person: withdraw first")
-    hall.store.set_bot_account(pid, info)
+    await hall.store.set_bot_account(pid, info)
     registry.add(pid)
     old = registry.online.get(pid)
     if old is not None and old.viewer is not viewer:
@@ -180,17 +174,29 @@ def register(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     for room in sorted(hall.rooms.values(), key=lambda r: r.created):
         if room.status == "playing" and pid in room.people():
             _send_game_start(room, viewer, pid)
-        elif room.status == "open" and (room.config.get("botAccount") or {}).get("player") == pid \
-                and room.id not in registry.pending:
-            _reissue(hall, room)            # waiting since before a restart: a new secret for it
+        elif _waits_unsent(hall, room, pid):
+            async with room.lock:
+                if _waits_unsent(hall, room, pid):
+                    await _reissue(hall, room)      # waiting since before a restart: a new secret for it
     hall.lobby_changed()
 
 
-def decline(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+def _waits_unsent(hall: "Hall", room: Room, pid: int) -> bool:
+    """A challenge to the bot ``pid`` that waits with no secret sent (made before a restart)."""
+    return room.status == "open" and (room.config.get("botAccount") or {}).get("player") == pid \
+        and room.id not in hall.bot_registry.pending
+
+
+async def decline(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     """A bot says no to a challenge made to it: the game ends unplayed, with the reason."""
-    room = hall.room_at(data.get("gameId"))
+    room = await hall.room_at(data.get("gameId"))
     if room is None:
         raise Refused("decline: no such game")
+    async with room.lock:
+        await _decline(hall, viewer, room, data)
+
+
+async def _decline(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     target = room.config.get("botAccount") or {}
     if viewer.player_id is None or target.get("player") != viewer.player_id:
         raise Refused("decline: that challenge is not to you")
@@ -202,7 +208,7 @@ def decline(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     reason = names.clean_chat(reason)[:MAX_REASON]
     hall.bot_registry.pending.pop(room.id, None)
     name = viewer.player["name"] if viewer.player else target.get("name", "?")
-    end_without_result(hall, room, f"{name} declined the challenge" + (f": {reason}" if reason else ""))
+    await end_without_result(hall, room, f"{name} declined the challenge" + (f": {reason}" if reason else ""))
 
 
 def page_closed(hall: "Hall", viewer: Viewer) -> None:
@@ -218,8 +224,14 @@ def page_closed(hall: "Hall", viewer: Viewer) -> None:
         for room in list(hall.rooms.values()):
             if room.status == "open" and (room.config.get("botAccount") or {}).get("player") == pid:
                 registry.pending.pop(room.id, None)
-                end_without_result(hall, room, f"{online.name} went offline before answering the challenge")
+                hall.spawn(_gone_offline(hall, room, pid, online.name))
     hall.lobby_changed()
+
+
+async def _gone_offline(hall: "Hall", room: Room, pid: int, name: str) -> None:
+    async with room.lock:
+        if room.status == "open" and pid not in hall.bot_registry.online and not hall.stopping:
+            await end_without_result(hall, room, f"{name} went offline before answering the challenge")
 
 
 # --------------------------------------------------------------------- challenges
@@ -230,7 +242,7 @@ def seat_flags(hall: "Hall", viewer: Viewer, wanted: List[Any]) -> List[bool]:
     return [creator_is_bot if k == "me" else k == "account" for k in kinds]
 
 
-def prepare_challenge(hall: "Hall", viewer: Viewer, kind: str, config: Dict[str, Any],
+async def prepare_challenge(hall: "Hall", viewer: Viewer, kind: str, config: Dict[str, Any],
                       wanted: List[Any], rated: bool) -> Optional[Challenge]:
     """A ``create`` message's seat ``{"kind": "account", "name"}`` checked against the bot's rules,
     state and load (Refused with the reason); the challenge (its seat kept by a new secret, noted
@@ -252,10 +264,10 @@ def prepare_challenge(hall: "Hall", viewer: Viewer, kind: str, config: Dict[str,
     name = wanted[seat].get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > names.MAX_NAME * 4:
         raise Refused(f"seat {seat}: account: want the bot account's name")
-    target = hall.store.name_owner(names.fold(name))
+    target = await hall.store.name_owner(names.fold(name))
     if target is None:
         raise Refused(f"there is no player named {name.strip()!r}")
-    bot_name = hall.store.player_names([target]).get(target, name)
+    bot_name = (await hall.store.player_names([target])).get(target, name)
     if not registry.is_bot(target):
         raise Refused(f"{bot_name} is not a bot account")
     if target == viewer.player_id:
@@ -308,19 +320,27 @@ def _unanswered(hall: "Hall", room_id: int, invite_hash: str) -> None:
     room = hall.rooms.get(room_id)
     if room is None or room.status != "open" or hall.stopping:
         return
-    target = room.config.get("botAccount") or {}
-    seat = room.seats[target.get("seat", 0)]
-    if seat.kind == "invite" and seat.invite_hash == invite_hash:
-        end_without_result(hall, room, f"{target.get('name', 'The bot')} did not answer the challenge "
-                                       f"within {ANSWER_SECONDS:g} s")
+    hall.spawn(_end_unanswered(hall, room, invite_hash))
 
 
-def _reissue(hall: "Hall", room: Room) -> None:
-    """A challenge made before a restart, sent again with a new secret to the bot now online."""
+async def _end_unanswered(hall: "Hall", room: Room, invite_hash: str) -> None:
+    async with room.lock:                   # the bot may be taking its seat now: looked at again
+        if room.status != "open" or hall.stopping:
+            return
+        target = room.config.get("botAccount") or {}
+        seat = room.seats[target.get("seat", 0)]
+        if seat.kind == "invite" and seat.invite_hash == invite_hash:
+            await end_without_result(hall, room, f"{target.get('name', 'The bot')} did not answer the challenge "
+                                                 f"within {ANSWER_SECONDS:g} s")
+
+
+async def _reissue(hall: "Hall", room: Room) -> None:
+    """A challenge made before a restart, sent again with a new secret to the bot now online (the
+    caller holds ``room.lock``)."""
     target = room.config["botAccount"]
     secret = new_secret()
     seat = StoredSeat(target["seat"], "invite", None, None, token_hash(secret))
-    hall.store.set_seat(room.id, seat)
+    await hall.store.set_seat(room.id, seat)
     room.seats[seat.seat] = seat
     challenger = {"id": room.creator, "name": room.names.get(room.creator, "?")}   # the creator sits: named
     send_challenge(hall, room, Challenge(seat.seat, target["player"], target["name"], secret), challenger)
@@ -376,9 +396,9 @@ def lobby_part(hall: "Hall") -> List[Dict[str, Any]]:
     return out
 
 
-def player_part(hall: "Hall", player_id: int) -> Optional[Dict[str, Any]]:
+async def player_part(hall: "Hall", player_id: int) -> Optional[Dict[str, Any]]:
     """A bot account's rules, since when it is one and whether it is online (None: a person)."""
-    found = hall.store.bot_account(player_id)
+    found = await hall.store.bot_account(player_id)
     if found is None:
         return None
     info, since = found

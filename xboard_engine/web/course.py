@@ -27,7 +27,8 @@ def next_turn(hall: "Hall", room: Room) -> None:
         return
     seat = room.table.seat_to_move()
     if seat is not None and room.seats[seat].kind == "bot" and not room.bot_busy:
-        asyncio.ensure_future(_bot_move(hall, room, seat, room.actions))
+        room.bot_busy = True              # from now: a second call before the bot begins starts no other
+        hall.spawn(_bot_move(hall, room, seat, room.actions))
     arm(hall, room)
 
 
@@ -85,25 +86,35 @@ def _on_timer(hall: "Hall", room: Room) -> None:
     room.timer = None
     if room.status != "playing" or room.table.over or hall.stopping:
         return
-    seat = room.table.flag()
-    if seat is not None:
-        hall.apply(room, seat, "timeout")
-        return
-    now = time.monotonic()
-    deadline = first_move_deadline(hall, room)
-    if deadline is not None and now >= deadline:
-        seat = room.table.seat_to_move()
-        end_without_result(hall, room, f"{room.table.seat_labels[seat]} made no first move within "
-                                       f"{deadline - room.turn_since:g} s: the game is aborted", absent=seat)
-        return
-    for away, since in away_seats(room):
-        if now - since >= hall.grace:
-            if room.kind == "eight":
-                hall.apply(room, away, "timeout")
-            else:
-                hall.apply(room, 1 - away, "claim")
+    hall.spawn(_timer(hall, room))
+
+
+async def _timer(hall: "Hall", room: Room) -> None:
+    """The timer's work, under the room's lock: what is due is worked out again there (a move made
+    meanwhile may have stopped the clock, or the game may have ended)."""
+    async with room.lock:
+        if room.status != "playing" or room.table.over or hall.stopping:
             return
-    arm(hall, room)
+        seat = room.table.flag()
+        if seat is not None:
+            await hall.apply(room, seat, "timeout")
+            return
+        now = time.monotonic()
+        deadline = first_move_deadline(hall, room)
+        if deadline is not None and now >= deadline:
+            seat = room.table.seat_to_move()
+            await end_without_result(hall, room, f"{room.table.seat_labels[seat]} made no first move within "
+                                                 f"{deadline - room.turn_since:g} s: the game is aborted",
+                                     absent=seat)
+            return
+        for away, since in away_seats(room):
+            if now - since >= hall.grace:
+                if room.kind == "eight":
+                    await hall.apply(room, away, "timeout")
+                else:
+                    await hall.apply(room, 1 - away, "claim")
+                return
+        arm(hall, room)
 
 
 def check_claim(hall: "Hall", room: Room, seat: int) -> None:
@@ -116,19 +127,20 @@ def check_claim(hall: "Hall", room: Room, seat: int) -> None:
         raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {hall.grace:.0f} s")
 
 
-def end_without_result(hall: "Hall", room: Room, reason: str, absent: Optional[int] = None) -> None:
+async def end_without_result(hall: "Hall", room: Room, reason: str, absent: Optional[int] = None) -> None:
     """The game ends unplayed or aborted: no result, no winner; seats still free or kept for an
     invite are closed (their links no longer work).  ``absent``: the seat that made no first move
-    (a tournament counts the game lost for it)."""
+    (a tournament counts the game lost for it).  The caller holds ``room.lock``."""
+    assert room.lock.locked(), "end_without_result without the room's lock"
     closed = [s._replace(kind="closed", invite_hash=None) if s.kind in ("open", "invite") else s for s in room.seats]
     for old, new in zip(room.seats, closed):
         if old is not new:
-            hall.store.set_seat(room.id, new)
+            await hall.store.set_seat(room.id, new)
     room.seats = closed
     result: Dict[str, Any] = {"reason": reason, "aborted": True}
     if absent is not None:
         result["absent"] = absent
-    hall.store.set_status(room.id, "aborted", result)
+    await hall.store.set_status(room.id, "aborted", result)
     room.status, room.result = "aborted", result
     if room.timer:
         room.timer.cancel()
@@ -136,7 +148,7 @@ def end_without_result(hall: "Hall", room: Room, reason: str, absent: Optional[i
     room.thinking = None
     let_engines_go(hall, room)
     room.broadcast()
-    hall.game_over(room)
+    await hall.game_over(room)
     hall.lobby_changed()
 
 
@@ -156,6 +168,9 @@ def show_thinking(room: Room, seat: int, depth: int, score: str, pv: List[str]) 
 
 # --------------------------------------------------------------------- bots and engines
 async def _bot_move(hall: "Hall", room: Room, seat: int, at: int) -> None:
+    """The bot thinks (the room's lock is not held: people may act meanwhile), then plays under the
+    lock if the room is where it was (``at``, the action count); else the next turn is looked at
+    again."""
     room.bot_busy = True
     try:
         engine, _, level = (room.seats[seat].bot or ":").partition(":")
@@ -180,19 +195,20 @@ async def _bot_move(hall: "Hall", room: Room, seat: int, at: int) -> None:
         text = None
     finally:
         room.bot_busy = False
-    if hall.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat \
-            or room.status != "playing":
-        next_turn(hall, room)
-        return
-    if text is None:
-        return
-    try:
-        if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
-            hall.apply(room, seat, "ending", "|".join(text))
-        else:
-            hall.apply(room, seat, "move", text)
-    except (Refused, RulesError) as error:
-        print(f"xboard-engine serve: bot move {text!r} of game {room.slug} refused: {error}", flush=True)
+    async with room.lock:
+        if hall.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat \
+                or room.status != "playing":
+            next_turn(hall, room)
+            return
+        if text is None:
+            return
+        try:
+            if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
+                await hall.apply(room, seat, "ending", "|".join(text))
+            else:
+                await hall.apply(room, seat, "move", text)
+        except (Refused, RulesError) as error:
+            print(f"xboard-engine serve: bot move {text!r} of game {room.slug} refused: {error}", flush=True)
 
 
 async def _engine_move(hall: "Hall", room: Room, seat: int, name: str) -> Any:

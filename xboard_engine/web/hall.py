@@ -4,10 +4,11 @@ all.  Every action is committed to the store before anyone hears of it.  ``route
 each page's messages through a ``Viewer``.  The rest of the logic is in rooms of its own:
 ``seating`` (new games, seats, limits), ``course`` (turns, clocks, timers, bots), ``offers`` (draw,
 takeback, rematch, abort), ``talk`` (chat, arrows), ``lobby`` (the lists)."""
+import asyncio
 import concurrent.futures
 import secrets
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set
+from typing import Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Set
 
 from ..errors import RulesError
 from ..match.engines import EngineConfig
@@ -16,7 +17,7 @@ from .analysis import Analyst
 from .bots import BotPool
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
-from .store import NameTaken, Store, StoredAction, StoredGame
+from .store import AsyncStore, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from .tables import TWO_LEVELS, Refused
 
 
@@ -36,12 +37,21 @@ LOCAL = Policy(first_move=0.0, challenge_minutes=0.0, max_challenges=1000, max_b
                max_games_each=1000, local=True)
 
 
+# Game page messages that change the room: handled under its lock.
+LOCKED = frozenset(["take", "cancel", "chat", "move", "resign", "claim"]) | frozenset(offers.HANDLERS)
+
+
 class Hall:
-    """Every room, the store and the bot pool.  Runs on the server's asyncio loop."""
+    """Every room, the store and the bot pool.  Runs on the server's asyncio loop.
+
+    The store is an ``AsyncStore``: each call is awaited on the store's own thread, so the loop never
+    waits for the database (``store.sync``, the plain store, is for start-up and the clean stop).
+    What a room's game is changes only under the room's ``lock`` (an action, its store write, and
+    what everyone is told of it); see ``Room.lock``."""
 
     def __init__(self, store: Store, pool: BotPool, policy: Policy = Policy(),
                  engines: Optional[Dict[str, EngineConfig]] = None) -> None:
-        self.store = store
+        self.store = AsyncStore(store)
         self.pool = pool
         self.policy = policy
         self.engines = dict(engines or {})      # outside engines by name (two-player seats)
@@ -52,7 +62,10 @@ class Hall:
         self.lobby_viewers: Set[Viewer] = set()
         self.seeks: List[Any] = []                              # seeks.Seek waiting, the oldest first
         self.tournaments: Dict[int, Any] = {}                   # tournaments.Tournament not over, and viewed ones
-        self.bot_registry = bot_accounts.Registry(store)        # bot accounts, and those online now
+        self.bot_registry = bot_accounts.Registry(store)        # bot accounts, and those online now (read now)
+        self.loading: Dict[int, "asyncio.Future[Optional[Room]]"] = {}   # rooms being read from the store
+        self.player_locks: Dict[str, List[Any]] = {}          # token hash -> [lock, pages using it] while its player is made
+        self.tasks: Set["asyncio.Future[Any]"] = set()         # work begun by timers and closed pages
         self.analyst = Analyst(self)
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
@@ -67,42 +80,76 @@ class Hall:
         if self.on_lobby_change:
             self.on_lobby_change()
 
-    # ----------------------------------------------------------------- players
-    def identify(self, viewer: Viewer) -> None:
-        if viewer.token:
-            viewer.player = self.store.player_by_token(token_hash(viewer.token))
+    def spawn(self, work: Awaitable[Any]) -> "asyncio.Future[Any]":
+        """Work begun outside a page's message (a timer, a bot's move, a page closing): kept until it
+        ends; a failure is printed (the server goes on)."""
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
 
-    def ensure_player(self, viewer: Viewer, name: Optional[str] = None) -> Dict[str, Any]:
+    def _task_done(self, task: "asyncio.Future[Any]") -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            print(f"xboard-engine serve: {task.exception()!r}", flush=True)
+
+    # ----------------------------------------------------------------- players
+    async def identify(self, viewer: Viewer) -> None:
+        if viewer.token:
+            viewer.player = await self.store.player_by_token(token_hash(viewer.token))
+
+    async def ensure_player(self, viewer: Viewer, name: Optional[str] = None) -> Dict[str, Any]:
         """The viewer's player, made now if it has none (a page without a token cannot play); a
-        player without a chosen name is a guest with a number."""
-        if viewer.player is None:
-            if not viewer.token:
-                raise Refused("this page has no player cookie: allow cookies for this site to play")
-            for _ in range(50):
-                given = name or f"Guest {secrets.randbelow(90000) + 10000}"
-                try:
-                    player_id = self.store.add_player(token_hash(viewer.token), given, names.fold(given))
-                    break
-                except NameTaken:
-                    if name:
-                        raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
-            else:
-                raise Refused("the server could not give you a name; try again")
-            viewer.player = {"id": player_id, "name": given}
+        player without a chosen name is a guest with a number.  One player a cookie: the pages of
+        one cookie that ask at once wait for each other, and a page whose cookie got its player on
+        another page meanwhile takes that one."""
+        if viewer.player is not None:
+            return viewer.player
+        if not viewer.token:
+            raise Refused("this page has no player cookie: allow cookies for this site to play")
+        hashed = token_hash(viewer.token)
+        held = self.player_locks.get(hashed)
+        if held is None:
+            held = self.player_locks[hashed] = [asyncio.Lock(), 0]
+        held[1] += 1
+        try:
+            async with held[0]:
+                if viewer.player is None:
+                    viewer.player = await self._make_player(viewer, hashed, name)
+        finally:
+            held[1] -= 1
+            if not held[1]:
+                del self.player_locks[hashed]
         return viewer.player
 
-    def rename(self, viewer: Viewer, name: Any) -> None:
+    async def _make_player(self, viewer: Viewer, hashed: str, name: Optional[str]) -> Dict[str, Any]:
+        found = await self.store.player_by_token(hashed)       # made by another page of this cookie
+        if found is not None:
+            return found
+        for _ in range(50):
+            given = name or f"Guest {secrets.randbelow(90000) + 10000}"
+            try:
+                player_id = await self.store.add_player(hashed, given, names.fold(given))
+                break
+            except NameTaken:
+                if name:
+                    raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
+        else:
+            raise Refused("the server could not give you a name; try again")
+        return {"id": player_id, "name": given}
+
+    async def rename(self, viewer: Viewer, name: Any) -> None:
         try:
             name = names.check_name(name, self.engines)
         except names.BadName as error:
             raise Refused(str(error)) from None
-        owner = self.store.name_owner(names.fold(name))
+        owner = await self.store.name_owner(names.fold(name))
         if owner is not None and owner != viewer.player_id:
             raise Refused(f"name: {name!r} is taken (or one that looks the same)")
-        player = self.ensure_player(viewer, name)
+        player = await self.ensure_player(viewer, name)
         if player["name"] != name:
             try:
-                self.store.rename_player(player["id"], name, names.fold(name))
+                await self.store.rename_player(player["id"], name, names.fold(name))
             except NameTaken:
                 raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
             player["name"] = name
@@ -121,35 +168,60 @@ class Hall:
         return EIGHT_LEVELS[level][0] if level in EIGHT_LEVELS else level
 
     # ----------------------------------------------------------------- rooms
-    def room(self, game_id: int) -> Optional[Room]:
-        """The game's room, rebuilt from the store if it is not in memory; None if no such game."""
+    async def room(self, game_id: int) -> Optional[Room]:
+        """The game's room, rebuilt from the store if it is not in memory; None if no such game.
+        Pages asking for the same game at once share one reading of it (one room a game)."""
         room = self.rooms.get(game_id)
-        if room is None:
-            stored = self.store.game(game_id)
-            if stored is None:
-                return None
-            room = self._rebuild(stored)
-            self.rooms[game_id] = room
-            self.slugs[room.slug] = game_id
+        if room is not None:
+            return room
+        loading = self.loading.get(game_id)
+        if loading is None:
+            loading = self.loading[game_id] = asyncio.ensure_future(self._load(game_id))
+            loading.add_done_callback(lambda _: self.loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: int) -> Optional[Room]:
+        stored = await self.store.game(game_id)
+        if stored is None:
+            return None
+        room = await self._rebuild(stored)
+        return self._install(room)
+
+    def _install(self, room: Room) -> Room:
+        self.rooms[room.id] = room
+        self.slugs[room.slug] = room.id
         return room
 
-    def room_at(self, slug: str) -> Optional[Room]:
+    def new_room(self, stored: StoredGame, seats: List[StoredSeat]) -> Room:
+        """The room of a game just written to the store (``add_game``, ``add_round``): made from
+        what was written, without reading it back."""
+        room = Room(self, stored, list(seats))
+        room.table.restart_clock()
+        return self._install(room)
+
+    async def room_at(self, slug: str) -> Optional[Room]:
         """The game at the address ``/g/SLUG``; None if there is none."""
         if not isinstance(slug, str) or not 4 <= len(slug) <= 32:
             return None
         game_id = self.slugs.get(slug)
         if game_id is None:
-            game_id = self.store.game_id(slug)
-        return self.room(game_id) if game_id is not None else None
+            game_id = await self.store.game_id(slug)
+        return await self.room(game_id) if game_id is not None else None
 
     def forget(self, room: Room) -> None:
         """A room out of memory (rebuilt from the store when someone looks again)."""
         self.rooms.pop(room.id, None)
         self.slugs.pop(room.slug, None)
 
-    def _rebuild(self, stored: StoredGame) -> Room:
-        room = Room(self, stored, self.store.seats(stored.id))
-        actions = self.store.actions(stored.id)
+    async def _rebuild(self, stored: StoredGame) -> Room:
+        seats, actions = await asyncio.gather(self.store.seats(stored.id), self.store.actions(stored.id))
+        names = await self.store.player_names([s.player_id for s in seats if s.player_id is not None])
+        return self._build(stored, seats, actions, names)
+
+    def _build(self, stored: StoredGame, seats: List[StoredSeat], actions: List[StoredAction],
+               names: Dict[int, str]) -> Room:
+        """A game's room from what the store has of it: its actions played again on its table."""
+        room = Room(self, stored, seats)
         for a in actions:
             room.table.act(a.seat, a.kind, a.text)
             if a.kind == "move":
@@ -159,38 +231,51 @@ class Hall:
         if clocks:
             room.table.set_clocks(clocks)
         room.table.restart_clock()
-        owners = [s.player_id for s in room.seats if s.player_id is not None]
-        room.names = self.store.player_names(owners)
+        room.names = names
         return room
 
-    def tournament_at(self, slug: Any) -> Optional[Any]:
-        """The tournament at ``/t/SLUG`` (a finished one is read from the store); None if none."""
-        if not isinstance(slug, str) or not 4 <= len(slug) <= 32:
-            return None
+    def _tournament_here(self, slug: str) -> Optional[Any]:
         for t in self.tournaments.values():
             if t.slug == slug:
                 return t
-        tid = self.store.tournament_id(slug)
-        stored = self.store.tournament(tid) if tid is not None else None
+        return None
+
+    async def tournament_at(self, slug: Any) -> Optional[Any]:
+        """The tournament at ``/t/SLUG`` (a finished one is read from the store); None if none."""
+        if not isinstance(slug, str) or not 4 <= len(slug) <= 32:
+            return None
+        t = self._tournament_here(slug)
+        if t is not None:
+            return t
+        tid = await self.store.tournament_id(slug)
+        stored = await self.store.tournament(tid) if tid is not None else None
         if stored is None:
             return None
-        t = tournaments.Tournament(stored, self.store.entrants(tid), self.store.tournament_games(tid))
-        self.tournaments[tid] = t
+        entrants, games = await asyncio.gather(self.store.entrants(tid), self.store.tournament_games(tid))
+        t = self._tournament_here(slug)        # read by another page meanwhile: one tournament object
+        if t is None:
+            t = self.tournaments[tid] = tournaments.Tournament(stored, entrants, games)
         return t
 
-    def game_over(self, room: Room) -> None:
+    async def game_over(self, room: Room) -> None:
         """A game has ended (with a result or aborted): a tournament's next pairings follow."""
         if room.config.get("tournament"):
-            tournaments.game_ended(self, room)
+            await tournaments.game_ended(self, room)
 
     def resume(self) -> int:
-        """After a start: every unfinished game back in memory, clocks and bots going.  The count."""
+        """After a start, before anyone is served (the plain store, read at once): every unfinished
+        game back in memory, clocks and bots going.  The count."""
         tournaments.load(self)
+        store = self.store.sync
         count = 0
         for status in ("open", "playing"):
-            for stored in self.store.games(status, limit=100000):
-                room = self.room(stored.id)
-                if room is not None and room.status == "playing":
+            for stored in store.games(status, limit=100000):
+                room = self.rooms.get(stored.id)
+                if room is None:
+                    seats = store.seats(stored.id)
+                    names = store.player_names([s.player_id for s in seats if s.player_id is not None])
+                    room = self._install(self._build(stored, seats, store.actions(stored.id), names))
+                if room.status == "playing":
                     now = time.monotonic()
                     for s in room.seats:                # nobody is connected yet: grace from now
                         if s.player_id is not None:
@@ -199,8 +284,9 @@ class Hall:
                 count += 1
         return count
 
-    def pause(self) -> None:
-        """A clean stop: every running clock stopped and saved, bots let go."""
+    async def pause(self) -> None:
+        """A clean stop: every running clock stopped and saved (after the writes made before it),
+        bots let go."""
         self.stopping = True
         clocks = {}
         for room in self.rooms.values():
@@ -208,49 +294,70 @@ class Hall:
                 room.timer.cancel()
             if room.status == "playing" and not room.table.over and room.table.clocks():
                 clocks[room.id] = room.table.clocks()
-        self.store.pause_clocks(clocks)
+        await self.store.pause_clocks(clocks)
         for room in self.rooms.values():
             course.let_engines_go(self, room)
         self.engine_threads.shutdown(wait=False)
 
-    def sweep(self) -> None:
+    async def sweep(self) -> None:
         """Every few seconds: 8 Player tables whose wait is over fill their free seats with bots;
         challenges past their time expire; finished games nobody looks at leave memory (they are
         rebuilt from the store when someone does)."""
         minutes = self.policy.challenge_minutes
-        now = time.time()
         for t in list(self.tournaments.values()):
             if t.status in ("waiting", "running"):
                 before = (t.status, len(t.games), len(t.byes))
-                tournaments.advance(self, t)
+                await tournaments.advance(self, t)
                 if (t.status, len(t.games), len(t.byes)) != before:
-                    tournaments.broadcast(self, t)
+                    await tournaments.broadcast(self, t)
                     self.lobby_changed()
             elif not t.viewers:
-                del self.tournaments[t.id]
-        for room in list(self.rooms.values()):
+                self.tournaments.pop(t.id, None)
+
+        def due(room: Room) -> Optional[str]:
             wait = room.config.get("botsAfter") if room.kind == "eight" else None
+            now = time.time()
             if room.status == "open" and wait and now - room.created >= wait:
-                seating.bots_take_free_seats(self, room)
-            elif room.status == "open" and minutes and now - room.created > minutes * 60:
-                course.end_without_result(self, room, f"The challenge expired after {minutes:g} minutes")
-            elif room.status in ("over", "aborted") and not room.viewers:
+                return "bots"
+            if room.status == "open" and minutes and now - room.created > minutes * 60:
+                return "expired"
+            if room.status in ("over", "aborted") and not room.viewers:
+                return "forget"
+            return None
+
+        for room in list(self.rooms.values()):
+            what = due(room)
+            if what == "forget":
                 self.forget(room)
+            elif what is not None:
+                async with room.lock:
+                    if due(room) != what or self.rooms.get(room.id) is not room:
+                        continue                       # the room moved on meanwhile
+                    if what == "bots":
+                        await seating.bots_take_free_seats(self, room)
+                    else:
+                        await course.end_without_result(self, room, f"The challenge expired after {minutes:g} minutes")
 
     # ----------------------------------------------------------------- viewers
-    def join(self, viewer: Viewer, room: Room) -> None:
-        viewer.room = room
-        room.viewers.add(viewer)
-        if viewer.player_id is not None:
-            room.away_since.pop(viewer.player_id, None)
-        viewer.send(wire.dumps(self.hello(room, viewer)))
-        viewer.send(room.state_text())
-        for line in self.store.chat(room.id):
-            if talk.may_read(room, viewer, line.channel):
-                viewer.send(wire.dumps(talk.chat_message(line)))
-        talk.send_arrows_to(room, viewer)
-        if room.status == "over":
-            viewer.send(wire.dumps(self.analyst.state(room.id)))
+    async def join(self, viewer: Viewer, room: Room) -> None:
+        """A page opens on a game: the game as it is, its chat, arrows, analysis and thinking; then
+        the others see the connection.  Under the room's lock: a chat line or action is either in
+        what the page is sent first or sent to it after, never both nor neither."""
+        async with room.lock:
+            lines = await self.store.chat(room.id)
+            analysis = await self.analyst.state(room.id) if room.status == "over" else None
+            viewer.room = room
+            room.viewers.add(viewer)
+            if viewer.player_id is not None:
+                room.away_since.pop(viewer.player_id, None)
+            viewer.send(wire.dumps(self.hello(room, viewer)))
+            viewer.send(room.state_text())
+            for line in lines:
+                if talk.may_read(room, viewer, line.channel):
+                    viewer.send(wire.dumps(talk.chat_message(line)))
+            talk.send_arrows_to(room, viewer)
+            if analysis is not None:
+                viewer.send(wire.dumps(analysis))
         if room.thinking is not None and room.may_see_thinking(viewer):
             viewer.send(wire.dumps(room.thinking))
         room.broadcast()             # the others see the connection
@@ -270,7 +377,7 @@ class Hall:
         if pid is not None and room.owned_by(pid) and not room.connected(pid):
             room.away_since[pid] = time.monotonic()
         if not self.stopping:
-            room.broadcast()
+            room.broadcast()          # (not while an action is being saved: its own broadcast follows)
             course.arm(self, room)
         if not room.viewers and room.status in ("over", "aborted"):
             self.forget(room)
@@ -286,7 +393,9 @@ class Hall:
 
     # ----------------------------------------------------------------- messages
     async def handle(self, viewer: Viewer, text: str) -> None:
-        """One message from a game page; a refused one gets an ``error`` reply, nothing changes."""
+        """One message from a game page; a refused one gets an ``error`` reply, nothing changes.
+        Whatever changes the game, its seats or its chat runs under the room's lock, so its checks
+        and its store write see the room as no one else changes it meanwhile."""
         try:
             if not viewer.messages.allow():
                 viewer.refusals += 1
@@ -297,35 +406,43 @@ class Hall:
                 raise wire.BadMessage("not in a game")
             kind = data["type"]
             if kind == "name":
-                self.rename(viewer, data.get("name"))
+                await self.rename(viewer, data.get("name"))
                 viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
-            elif kind == "take":
-                seating.take_seat(self, viewer, room, data.get("seat"), data.get("secret"))
-            elif kind == "cancel":
-                seating.cancel(self, viewer, room)
-            elif kind == "chat":
-                talk.chat(self, viewer, room, data.get("text"), data.get("channel", "all"))
             elif kind == "arrows":
                 talk.arrows(viewer, room, data.get("arrows"))
             elif kind == "analyse":
-                self.analyst.request(viewer, room)
+                await self.analyst.request(viewer, room)
             elif kind == "lines":
                 self.analyst.lines(viewer, room, data.get("ply"))
             elif kind == "position":
                 await self.analyst.position(viewer, room, data.get("ply"))
-            elif kind == "board":
-                viewer.send(wire.dumps(seating.analysis_board(self, viewer, room, data.get("ply"))))
-            elif kind in offers.HANDLERS:
-                offers.HANDLERS[kind](self, viewer, room, data)
-            elif kind in ("move", "resign", "claim"):
-                move = data.get("move", "")
-                if kind == "move" and (not isinstance(move, str) or not move.strip() or len(move) > 40):
-                    raise Refused("move: want the move's text, e.g. e2e4")
-                self.act(viewer, room, kind, move.strip() if isinstance(move, str) else "", data.get("seat"))
+            elif kind == "board":                  # a finished game's position: read, not changed
+                viewer.send(wire.dumps(await seating.analysis_board(self, viewer, room, data.get("ply"))))
+            elif kind in LOCKED:
+                if kind == "move":
+                    move = data.get("move", "")
+                    if not isinstance(move, str) or not move.strip() or len(move) > 40:
+                        raise Refused("move: want the move's text, e.g. e2e4")
+                async with room.lock:
+                    await self._locked(viewer, room, kind, data)
             else:
                 raise wire.BadMessage(f"unknown message type {kind!r}")
         except (wire.BadMessage, Refused, RulesError) as error:
             viewer.send(wire.dumps({"type": "error", "message": str(error)}))
+
+    async def _locked(self, viewer: Viewer, room: Room, kind: str, data: Dict[str, Any]) -> None:
+        """A message that changes the room, its lock held."""
+        if kind == "take":
+            await seating.take_seat(self, viewer, room, data.get("seat"), data.get("secret"))
+        elif kind == "cancel":
+            await seating.cancel(self, viewer, room)
+        elif kind == "chat":
+            await talk.chat(self, viewer, room, data.get("text"), data.get("channel", "all"))
+        elif kind in offers.HANDLERS:
+            await offers.HANDLERS[kind](self, viewer, room, data)
+        else:                                      # move, resign, claim
+            move = data.get("move", "")
+            await self.act(viewer, room, kind, move.strip() if isinstance(move, str) else "", data.get("seat"))
 
     def acting_seat(self, viewer: Viewer, room: Room, kind: str, wanted: Any) -> int:
         owned = room.owned_by(viewer.player_id)
@@ -348,31 +465,37 @@ class Hall:
             raise Refused({"open": "the game has not begun: seats are still free",
                            "aborted": "the game was aborted"}.get(room.status, "the game is over"))
 
-    def act(self, viewer: Viewer, room: Room, kind: str, text: str, wanted: Any = None) -> None:
+    async def act(self, viewer: Viewer, room: Room, kind: str, text: str, wanted: Any = None) -> None:
         self.check_playing(room)
         seat = self.acting_seat(viewer, room, kind, wanted)
         if kind == "claim" and room.kind == "two":
             course.check_claim(self, room, seat)
-        self.apply(room, seat, kind, text)
+        await self.apply(room, seat, kind, text)
 
-    def apply(self, room: Room, seat: int, kind: str, text: str = "") -> None:
-        """Do an action on the table, store it (committed), then tell everyone."""
+    async def apply(self, room: Room, seat: int, kind: str, text: str = "") -> None:
+        """Do an action on the table, store it (committed), then tell everyone.  The caller holds
+        ``room.lock`` (from the table's change to the broadcast nothing else acts in the room, and
+        the room's state is not sent to anyone until the action is saved)."""
+        assert room.lock.locked(), "Hall.apply without the room's lock"
         stored_text = room.table.act(seat, kind, text)
         status = "over" if room.table.over else None
         result = room.table.result() if status else None
-        changes: List[Any] = []
-        if result is not None:
-            if kind == "move":
-                room.moved.add(seat)         # the last move counts as made (a rated game needs one a side)
-            changes, kept = rated.game_changes(self.store, room, result)
-            if kept:
-                result["ratings"] = kept
-        action = StoredAction(room.actions, seat, kind, stored_text, room.table.clocks(), time.time())
+        room.saving = True
         try:
-            self.store.add_action(room.id, action, status, result, changes)
+            changes: List[Any] = []
+            if result is not None:
+                if kind == "move":
+                    room.moved.add(seat)         # the last move counts as made (a rated game needs one a side)
+                changes, kept = await rated.game_changes(self.store, room, result)
+                if kept:
+                    result["ratings"] = kept
+            action = StoredAction(room.actions, seat, kind, stored_text, room.table.clocks(), time.time())
+            await self.store.add_action(room.id, action, status, result, changes)
         except Exception:
             self.forget(room)                     # memory is ahead of the store: rebuild from it
             raise Refused("the server could not save that; try again") from None
+        finally:
+            room.saving = False
         room.actions += 1
         room.turn_since = time.monotonic()
         room.takeback_by = None
@@ -386,7 +509,7 @@ class Hall:
         room.broadcast()
         course.next_turn(self, room)
         if status:
-            self.game_over(room)
+            await self.game_over(room)
             self.lobby_changed()
 
     # ----------------------------------------------------------------- engines' lines

@@ -2,6 +2,7 @@
 played; recent games; your own) and a player's page (their games and results per variant).
 A game that is not open to anyone (invite links, bots, a player's own) is listed only to the
 people in it."""
+import asyncio
 import time
 from functools import lru_cache
 from typing import Any, Dict, List, Optional
@@ -52,7 +53,7 @@ def seat_labels(kind: str) -> List[str]:
 
 
 def entry(hall: Hall, stored: StoredGame, seats: Optional[List[StoredSeat]] = None) -> Dict[str, Any]:
-    """A game as the lists show it."""
+    """A game as the lists show it (``seats``: read from the store, for a game not in memory)."""
     room = hall.rooms.get(stored.id)
     out: Dict[str, Any] = {"gameId": stored.slug, "kind": stored.kind, "tc": stored.config.get("tc"),
                            "variant": stored.config.get("variant") if stored.kind == "two" else "8 Player Chess",
@@ -64,7 +65,7 @@ def entry(hall: Hall, stored: StoredGame, seats: Optional[List[StoredSeat]] = No
         out["plies"] = room.table.ply_count()
         result = room.result
     else:                         # a finished game out of memory: its players from the store
-        seats = seats if seats is not None else hall.store.seats(stored.id)
+        seats = seats or []
         labels = seat_labels(stored.kind)
         out["seats"] = [{"seat": s.seat, "label": labels[s.seat], "kind": s.kind, "player": s.player_id,
                          "name": s.name or "?" if s.kind == "player"
@@ -84,17 +85,23 @@ def _room_entry(hall: Hall, room: Room) -> Dict[str, Any]:
                                   room.slug, room.creator, room.listed))
 
 
-def lobby_view(hall: Hall) -> Dict[str, Any]:
+async def lobby_view(hall: Hall) -> Dict[str, Any]:
     """Open challenges with a seat free for anyone (the newest first), games in progress (the
-    newest first), recent finished games: only games open to everyone."""
+    newest first), recent finished games: only games open to everyone.  The store is read first
+    (the finished games, and the seats of those not in memory); the rest is memory as it is then."""
+    finished = await hall.store.games("over", limit=FINISHED_SHOWN, listed_only=True)
+    seats: Dict[int, List[StoredSeat]] = {}
+    away = [g.id for g in finished if g.id not in hall.rooms]
+    while away:                               # (again for a game that left memory meanwhile)
+        seats.update(zip(away, await asyncio.gather(*[hall.store.seats(game_id) for game_id in away])))
+        away = [g.id for g in finished if g.id not in hall.rooms and g.id not in seats]
     rooms = sorted(hall.rooms.values(), key=lambda r: -r.created)
     challenges = [r for r in rooms if r.status == "open" and r.listed and any(s.kind == "open" for s in r.seats)]
     playing = [r for r in rooms if r.status == "playing" and r.listed]
-    finished = hall.store.games("over", limit=FINISHED_SHOWN, listed_only=True)
     return {"type": "lobby", "challenges": [_room_entry(hall, r) for r in challenges[:SHOWN]],
             "challengeCount": len(challenges),
             "playing": [_room_entry(hall, r) for r in playing[:SHOWN]], "playingCount": len(playing),
-            "finished": [entry(hall, g) for g in finished], "tournaments": tournaments.lobby_part(hall),
+            "finished": [entry(hall, g, seats.get(g.id)) for g in finished], "tournaments": tournaments.lobby_part(hall),
             "bots": bot_accounts.lobby_part(hall), **seeks.lobby_part(hall)}
 
 
@@ -114,14 +121,17 @@ def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
 
 
 # --------------------------------------------------------------------- a player's page
-def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optional[Dict[str, Any]]:
+async def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optional[Dict[str, Any]]:
     """A player's name, games (those listed to everyone, and all of them to the player) and results
     per variant (two-player: won, drawn, lost; 8 Player Chess per mode: won, drawn, lost, points)."""
-    player = hall.store.player(player_id)
+    player = await hall.store.player(player_id)
     if player is None:
         return None
+    played, pools_read, history_read, bot = await asyncio.gather(
+        hall.store.games_of(player_id, limit=400), hall.store.ratings_of(player_id),
+        hall.store.rating_history(player_id), bot_accounts.player_part(hall, player_id))
     games, results = [], {}          # type: List[Dict[str, Any]], Dict[str, Dict[str, int]]
-    for stored, seats in hall.store.games_of(player_id, limit=400):
+    for stored, seats in played:
         if stored.status in ("over",) and stored.result:
             _count(results, stored, seats, player_id)
         if stored.listed or viewer_id == player_id:
@@ -129,15 +139,15 @@ def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optiona
             item["seatsHeld"] = [s.seat for s in seats if s.player_id == player_id]
             games.append(item)
     now = time.time()
-    pools = [dict(rated.shown(rated.current(hall.store, player_id, r.key, now)), key=r.key,
-                  words=rated.pool_words(r.key)) for r in hall.store.ratings_of(player_id)]
+    pools = [dict(rated.shown(rated.aged(player_id, r.key, r, now)), key=r.key,
+                  words=rated.pool_words(r.key)) for r in pools_read]
     history = [{"key": h.key, "at": h.at, "rating": round(h.rating), "game": h.game_id}
-               for h in hall.store.rating_history(player_id)]
+               for h in history_read]
     return {"id": player["id"], "name": player["name"], "since": player["created"],
             "ratings": pools, "history": history,
             "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
             "finished": [g for g in games if g["status"] == "over"][:100], "results": results,
-            "you": viewer_id == player_id, "bot": bot_accounts.player_part(hall, player_id)}
+            "you": viewer_id == player_id, "bot": bot}
 
 
 def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[StoredSeat], player_id: int) -> None:
@@ -166,18 +176,20 @@ def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[S
 LEADERS = 50
 
 
-def leaderboards(hall: Hall, key: Optional[str] = None) -> Dict[str, Any]:
+async def leaderboards(hall: Hall, key: Optional[str] = None, keys: Optional[List[str]] = None) -> Dict[str, Any]:
     """The rating pools that have ratings, and one pool's best players (established ratings first:
-    a provisional one is listed after them).  Without ``key``: every pool's top ten."""
-    keys = hall.store.rating_keys()
+    a provisional one is listed after them).  Without ``key``: every pool's top ten.  ``keys``: the
+    pools, if already read."""
+    if keys is None:
+        keys = await hall.store.rating_keys()
     now = time.time()
     chosen = [key] if key else keys
+    read = await asyncio.gather(*[hall.store.leaderboard(k, LEADERS if key else 10, _established(k)) for k in chosen])
     boards = []
-    for k in chosen:
+    for k, board in zip(chosen, read):
         rows = []
-        for r, name in hall.store.leaderboard(k, LEADERS if key else 10, _established(k)):
-            rows.append(dict(rated.shown(rated.current(hall.store, r.player_id, k, now)), player=r.player_id,
-                             name=name))
+        for r, name in board:
+            rows.append(dict(rated.shown(rated.aged(r.player_id, k, r, now)), player=r.player_id, name=name))
         boards.append({"key": k, "words": rated.pool_words(k), "players": rows})
     return {"pools": [{"key": k, "words": rated.pool_words(k)} for k in keys], "boards": boards}
 

@@ -2,7 +2,8 @@
 once against a bot or in a game of one's own, else the opponent accepts or declines), a rematch
 (the same people, colours swapped or 8 Player seats turned one place on; bots always agree), and
 an abort before one's first move.  Each handler takes the hall, the asking page, its room and the
-message."""
+message; each is
+called with the room's lock held."""
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from .course import end_without_result, let_engines_go
@@ -28,25 +29,25 @@ def _two_player(room: Room, what: str) -> None:
         raise Refused(f"{what} are not offered in 8 Player Chess: each player's moves are their own")
 
 
-def offer_draw(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+async def offer_draw(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     hall.check_playing(room)
     _two_player(room, "draw offers")
-    hall.apply(room, _seat(hall, viewer, room), "offer")
+    await hall.apply(room, _seat(hall, viewer, room), "offer")
 
 
-def accept_draw(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+async def accept_draw(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     hall.check_playing(room)
     _two_player(room, "draw offers")
-    hall.apply(room, _seat(hall, viewer, room), "draw")
+    await hall.apply(room, _seat(hall, viewer, room), "draw")
 
 
-def decline(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+async def decline(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     """No to the other side's draw offer, takeback request or rematch."""
     what = data.get("what")
     seat = _seat(hall, viewer, room)
     if what == "draw":
         hall.check_playing(room)
-        hall.apply(room, seat, "decline")
+        await hall.apply(room, seat, "decline")
     elif what == "takeback":
         if room.takeback_by is None or room.takeback_by == seat:
             raise Refused("there is no takeback request to decline")
@@ -63,7 +64,7 @@ def decline(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> N
         raise Refused("decline: what is draw, takeback or rematch")
 
 
-def takeback(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+async def takeback(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     """Ask to take one's last move back, or accept the opponent's asking.  Against a bot or in a
     game of one's own it happens at once (back to the asker's move)."""
     hall.check_playing(room)
@@ -76,7 +77,7 @@ def takeback(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> 
         plies = _back_to_a_person(room, owned)
         if not plies:
             raise Refused("nothing to take back")
-        _take_back(hall, room, table.seat_to_move(), plies)
+        await _take_back(hall, room, table.seat_to_move(), plies)
         return
     seat = owned[0]
     if room.takeback_by is not None and room.takeback_by != seat:
@@ -84,7 +85,7 @@ def takeback(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> 
         plies = table.moves_back_to(asker)      # type: ignore[attr-defined]
         if not plies:
             raise Refused("nothing to take back")
-        _take_back(hall, room, asker, plies)
+        await _take_back(hall, room, asker, plies)
         return
     if not table.moves_back_to(seat):           # type: ignore[attr-defined]
         raise Refused("you have no move to take back")
@@ -107,12 +108,12 @@ def _back_to_a_person(room: Room, owned: List[int]) -> int:
     return 0
 
 
-def _take_back(hall: "Hall", room: Room, seat: Any, plies: int) -> None:
+async def _take_back(hall: "Hall", room: Room, seat: Any, plies: int) -> None:
     let_engines_go(hall, room)              # an outside engine hears the game again from the start
-    hall.apply(room, seat, "takeback", str(plies))
+    await hall.apply(room, seat, "takeback", str(plies))
 
 
-def rematch(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+async def rematch(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     """Ask for (or agree to) a new game between the same players; it begins when every person of
     this one has asked."""
     if room.status != "over":
@@ -134,18 +135,18 @@ def rematch(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> N
     for s in room.seats:
         place = (s.seat + 1) % count
         seats[place] = StoredSeat(place, s.kind, s.player_id, s.bot, None)
-    stored = hall.store.add_game(room.kind, dict(room.config), seats, room.creator, room.listed)
-    new = hall.room(stored.id)
-    assert new is not None
-    new.names = hall.store.player_names(sorted(room.people()))    # their names now
-    start_game(hall, new)
+    stored = await hall.store.add_game(room.kind, dict(room.config), seats, room.creator, room.listed)
+    new = hall.new_room(stored, seats)
+    async with new.lock:
+        new.names = await hall.store.player_names(sorted(room.people()))    # their names now
+        await start_game(hall, new)
     room.next_game = new.slug
     room.rematch.clear()
     room.broadcast()
     hall.lobby_changed()
 
 
-def abort(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
+async def abort(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> None:
     """A player who has not moved yet ends the game without a result."""
     hall.check_playing(room)
     owned = room.owned_by(viewer.player_id)
@@ -156,7 +157,7 @@ def abort(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]) -> Non
     if not set(owned) & set(room.abortable()):
         raise Refused("you have made your first move: the game can no longer be aborted (resign instead)")
     name = room.name_of(room.seats[owned[0]])
-    end_without_result(hall, room, f"Aborted by {name} before their first move")
+    await end_without_result(hall, room, f"Aborted by {name} before their first move")
 
 
 HANDLERS = {"offer": offer_draw, "draw": accept_draw, "decline": decline, "takeback": takeback,

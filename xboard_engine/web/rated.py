@@ -17,7 +17,7 @@ from .store import StoredRating
 
 if TYPE_CHECKING:
     from .room import Room
-    from .store import Store
+    from .store import AsyncStore
 
 DAY = 86400.0
 
@@ -62,10 +62,14 @@ def seats_why_unrated(kind: str, seat_kinds: List[str], bot_accounts: Sequence[b
     return None
 
 
-def current(store: "Store", player_id: int, key: str, now: float) -> StoredRating:
+async def current(store: "AsyncStore", player_id: int, key: str, now: float) -> StoredRating:
     """A player's rating in a pool as it stands now (a new player's if they have none); a Glicko
     deviation grown by the days since their last rated game."""
-    r = store.rating(player_id, key)
+    return aged(player_id, key, await store.rating(player_id, key), now)
+
+
+def aged(player_id: int, key: str, r: Optional[StoredRating], now: float) -> StoredRating:
+    """``current`` from the stored rating ``r`` (None: the player has none in this pool)."""
     if r is None:
         g, s = ratings.Glicko(), ratings.Skill()
         shown = g.rating if key.startswith("two:") else float(ratings.skill_shown(s))
@@ -88,7 +92,7 @@ def shown(r: StoredRating) -> Dict[str, Any]:
             "deviation": round(r.deviation, 1)}
 
 
-def game_changes(store: "Store", room: "Room", result: Dict[str, Any]) -> Tuple[List[StoredRating], Dict[str, Any]]:
+async def game_changes(store: "AsyncStore", room: "Room", result: Dict[str, Any]) -> Tuple[List[StoredRating], Dict[str, Any]]:
     """The rating changes a game's end makes (empty if it is not rated) and what the result keeps
     of them: ``{"key", "seats": {seat: [before, after]}}`` (or ``{"unrated": why}``)."""
     if not room.config.get("rated"):
@@ -96,24 +100,24 @@ def game_changes(store: "Store", room: "Room", result: Dict[str, Any]) -> Tuple[
     now = time.time()
     key = pool_key(room.kind, room.config)
     if room.kind == "two":
-        return _two(store, room, result, key, now)
-    return _eight(store, room, result, key, now)
+        return await _two(store, room, result, key, now)
+    return await _eight(store, room, result, key, now)
 
 
-def _two(store: "Store", room: "Room", result: Dict[str, Any], key: str,
+async def _two(store: "AsyncStore", room: "Room", result: Dict[str, Any], key: str,
          now: float) -> Tuple[List[StoredRating], Dict[str, Any]]:
     white, black = room.seats
     text = result.get("result")
     if white.kind != "player" or black.kind != "player" or white.player_id == black.player_id:
         return [], {"unrated": "not two people"}
-    if (store.bot_account(white.player_id) is None) != (store.bot_account(black.player_id) is None):
+    if (await store.bot_account(white.player_id) is None) != (await store.bot_account(black.player_id) is None):
         return [], {"unrated": "a person and a bot account"}
     if not {0, 1} <= room.moved:
         return [], {"unrated": "the game ended before each side moved"}
     score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(text)
     if score is None:
         return [], {"unrated": "no result"}
-    before = [current(store, s.player_id, key, now) for s in (white, black)]
+    before = [await current(store, s.player_id, key, now) for s in (white, black)]
     glickos = [ratings.Glicko(r.rating, r.deviation, r.volatility) for r in before]
     new_white, new_black = ratings.rate_game(glickos[0], glickos[1], score)
     after = [r._replace(rating=g.rating, deviation=g.deviation, volatility=g.volatility, games=r.games + 1, updated=now)
@@ -122,7 +126,7 @@ def _two(store: "Store", room: "Room", result: Dict[str, Any], key: str,
                                          enumerate(zip(before, after))}}
 
 
-def _eight(store: "Store", room: "Room", result: Dict[str, Any], key: str,
+async def _eight(store: "AsyncStore", room: "Room", result: Dict[str, Any], key: str,
            now: float) -> Tuple[List[StoredRating], Dict[str, Any]]:
     seats = room.seats
     scores = result.get("scores") or [0] * len(seats)
@@ -142,7 +146,7 @@ def _eight(store: "Store", room: "Room", result: Dict[str, Any], key: str,
     # A person holding several seats of one side counts once, at the side's place.
     order = sorted({side["rank"] for side in rated})
     places = [order.index(side["rank"]) + 1 for side in rated]
-    before = {p: current(store, p, key, now) for p in everyone}
+    before = {p: await current(store, p, key, now) for p in everyone}
     teams = [[ratings.Skill(before[p].mu, before[p].sigma) for p in side["people"]] for side in rated]
     try:
         new = ratings.rate_standing(teams, places)

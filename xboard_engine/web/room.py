@@ -77,6 +77,18 @@ class Room:
         self.thinking: Optional[Dict[str, Any]] = None    # the engine to move's last line
         self.table: Table = make_table(stored.kind, stored.config, self.players(), stored.id)
         self.names: Dict[int, str] = {}              # player id -> name now (before the game begins)
+        self.saving = False                          # an action is on the table, not yet in the store
+        self._lock: Optional[asyncio.Lock] = None
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held by whatever changes the game and awaits the store meanwhile (an action, a seat taken,
+        an offer, a timer's or a bot's move, the game's end): each re-checks the room once it holds
+        it.  Made on first use (on the running loop: Python 3.9's locks keep the loop they were
+        made on)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
 
     def players(self) -> List[str]:
         """What the table is told of each seat: a person ("human"), or the bot's level or engine."""
@@ -160,8 +172,12 @@ class Room:
 
     def broadcast(self, text: Optional[str] = None) -> None:
         """``text`` to every page, or the room's state: only the end of its history that changed
-        since the last state every page was sent (a page opening is sent the whole state)."""
+        since the last state every page was sent (a page opening is sent the whole state).  The
+        state is not sent while an action on the table is being saved (the action's own broadcast
+        follows once it is in the store)."""
         if text is None:
+            if self.saving:
+                return
             text = self.state_text(self.table.unchanged_history())
             self.table.mark_history()
         for v in list(self.viewers):

@@ -5,7 +5,7 @@ import asyncio
 import html
 import os
 import secrets
-from typing import Any, Callable, Dict, Optional, Set
+from typing import Any, Awaitable, Callable, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -85,9 +85,12 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     def push_lobby() -> None:
         lobby_dirty["pending"] = False
         if hall.lobby_viewers:
-            shared = lobby_view(hall)
-            for v in list(hall.lobby_viewers):
-                v.send(wire.dumps(dict(shared, mine=your_games(hall, v))))
+            hall.spawn(send_lobby())
+
+    async def send_lobby() -> None:
+        shared = await lobby_view(hall)
+        for v in list(hall.lobby_viewers):
+            v.send(wire.dumps(dict(shared, mine=your_games(hall, v))))
 
     hall.on_lobby_change = lobby_changed
 
@@ -116,36 +119,39 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     async def lobby_page(request: web.Request) -> web.Response:
         return page("lobby.html")
 
-    def room_of(request: web.Request) -> Optional[Room]:
-        return hall.room_at(request.match_info["slug"])
+    async def room_of(request: web.Request) -> Optional[Room]:
+        return await hall.room_at(request.match_info["slug"])
 
     async def game_page(request: web.Request) -> web.Response:
-        room = room_of(request)
+        room = await room_of(request)
         if room is None:
             return not_found("There is no game at this address (or its address was mistyped).")
         return page("play.html" if room.kind == "two" else "play8.html")
 
     async def record(request: web.Request) -> web.Response:
-        room = room_of(request)
+        room = await room_of(request)
         if room is None:
             return not_found("There is no game at this address.")
+        if room.saving:                     # an action not in the store yet is not in the record either
+            async with room.lock:
+                pass
         text, content_type, filename = room.table.record([room.name_of(s) or "?" for s in room.seats])
         return web.Response(text=text, content_type=content_type,
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
-    def viewer_id(request: web.Request) -> Optional[int]:
+    async def viewer_id(request: web.Request) -> Optional[int]:
         token = gate.token(request)
         viewer = Viewer(lambda text: None, token, gate.address(request))
-        hall.identify(viewer)
+        await hall.identify(viewer)
         return viewer.player_id
 
     async def player_html(request: web.Request) -> web.Response:
-        if hall.store.player(int(request.match_info["id"])) is None:
+        if await hall.store.player(int(request.match_info["id"])) is None:
             return not_found("There is no such player.")
         return page("player.html")
 
     async def player_data(request: web.Request) -> web.Response:
-        data = player_page(hall, int(request.match_info["id"]), viewer_id(request))
+        data = await player_page(hall, int(request.match_info["id"]), await viewer_id(request))
         if data is None:
             return web.json_response({"error": "no such player"}, status=404)
         return web.json_response(data, dumps=wire.dumps)
@@ -155,24 +161,25 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
 
     async def leaders_data(request: web.Request) -> web.Response:
         key = request.query.get("pool") or None
-        if key is not None and key not in hall.store.rating_keys():
+        keys = await hall.store.rating_keys()
+        if key is not None and key not in keys:
             return web.json_response({"error": "no such rating pool"}, status=404)
-        return web.json_response(leaderboards(hall, key), dumps=wire.dumps)
+        return web.json_response(await leaderboards(hall, key, keys), dumps=wire.dumps)
 
     async def tournament_html(request: web.Request) -> web.Response:
-        if hall.tournament_at(request.match_info["slug"]) is None:
+        if await hall.tournament_at(request.match_info["slug"]) is None:
             return not_found("There is no tournament at this address.")
         return page("tournament.html")
 
     async def tournament_socket(request: web.Request) -> web.StreamResponse:
-        t = hall.tournament_at(request.match_info["slug"])
+        t = await hall.tournament_at(request.match_info["slug"])
         if t is None:
             return web.Response(status=404, text="no such tournament\n")
         return await socket(request, None, t)
 
-    def answer(viewer: Viewer, text: str, handlers: Dict[str, Callable[[Dict[str, Any]], Any]]) -> None:
+    async def answer(viewer: Viewer, text: str, handlers: Dict[str, Callable[[Dict[str, Any]], Awaitable[Any]]]) -> None:
         """One message of a lobby or tournament page: within the rate, parsed, given to the handler of
-        its type; a refusal is an ``error`` reply and changes nothing."""
+        its type (awaited); a refusal is an ``error`` reply and changes nothing."""
         try:
             if not viewer.messages.allow():
                 viewer.refusals += 1
@@ -181,16 +188,16 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             handler = handlers.get(data["type"])
             if handler is None:
                 raise wire.BadMessage(f"unknown message type {data['type']!r}")
-            handler(data)
+            await handler(data)
         except (wire.BadMessage, Refused) as error:
             viewer.send(wire.dumps({"type": "error", "message": str(error)}))
 
-    def rename(viewer: Viewer, data: Dict[str, Any]) -> None:
-        hall.rename(viewer, data.get("name"))
+    async def rename(viewer: Viewer, data: Dict[str, Any]) -> None:
+        await hall.rename(viewer, data.get("name"))
         viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
 
-    def tournament_message(viewer: Viewer, t: Any, text: str) -> None:
-        answer(viewer, text, {"join": lambda data: tournaments.join(hall, viewer, t),
+    async def tournament_message(viewer: Viewer, t: Any, text: str) -> None:
+        await answer(viewer, text, {"join": lambda data: tournaments.join(hall, viewer, t),
                               "withdraw": lambda data: tournaments.withdraw(hall, viewer, t),
                               "start": lambda data: tournaments.start_now(hall, viewer, t),
                               "name": lambda data: rename(viewer, data)})
@@ -232,24 +239,26 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         viewer = Viewer(send, gate.token(request), address)
         writing = asyncio.ensure_future(writer())
         try:
-            hall.identify(viewer)
+            await hall.identify(viewer)
             if room is not None:
-                hall.join(viewer, room)
+                await hall.join(viewer, room)
             elif tournament is not None:
+                shown = await tournaments.view(hall, tournament, viewer)
                 tournament.viewers.add(viewer)
-                send(wire.dumps(tournaments.view(hall, tournament, viewer)))
+                send(wire.dumps(shown))
             else:
+                shared = await lobby_view(hall)
                 hall.lobby_viewers.add(viewer)
                 send(wire.dumps(lobby_hello(hall, viewer)))
-                send(wire.dumps(dict(lobby_view(hall), mine=your_games(hall, viewer))))
+                send(wire.dumps(dict(shared, mine=your_games(hall, viewer))))
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     if room is not None:
                         await hall.handle(viewer, msg.data)
                     elif tournament is not None:
-                        tournament_message(viewer, tournament, msg.data)
+                        await tournament_message(viewer, tournament, msg.data)
                     else:
-                        lobby_message(viewer, msg.data)
+                        await lobby_message(viewer, msg.data)
                     if viewer.refusals > MAX_REFUSALS:
                         queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"flood"))
                         await asyncio.wait([writing], timeout=5)
@@ -265,20 +274,30 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 del gate.open[address]
         return ws
 
-    def lobby_message(viewer: Viewer, text: str) -> None:
-        def cancel_game(data: Dict[str, Any]) -> None:
-            room = hall.room_at(data.get("gameId"))
+    async def lobby_message(viewer: Viewer, text: str) -> None:
+        async def cancel_game(data: Dict[str, Any]) -> None:
+            room = await hall.room_at(data.get("gameId"))
             if room is None:
                 raise Refused("no such game")
-            cancel(hall, viewer, room)
+            async with room.lock:
+                await cancel(hall, viewer, room)
 
-        answer(viewer, text, {
+        async def create_game(data: Dict[str, Any]) -> None:
+            viewer.send(wire.dumps(await create(hall, viewer, data)))
+
+        async def create_tournament(data: Dict[str, Any]) -> None:
+            viewer.send(wire.dumps(await tournaments.create(hall, viewer, data)))
+
+        async def unseek(data: Dict[str, Any]) -> None:
+            seeks.withdraw(hall, viewer, data)
+
+        await answer(viewer, text, {
             "name": lambda data: rename(viewer, data),
-            "create": lambda data: viewer.send(wire.dumps(create(hall, viewer, data))),
+            "create": create_game,
             "seek": lambda data: seeks.seek(hall, viewer, data),
             "accept": lambda data: seeks.accept(hall, viewer, data),
-            "unseek": lambda data: seeks.withdraw(hall, viewer, data),
-            "tournament": lambda data: viewer.send(wire.dumps(tournaments.create(hall, viewer, data))),
+            "unseek": unseek,
+            "tournament": create_tournament,
             "bot": lambda data: bot_accounts.register(hall, viewer, data),
             "decline": lambda data: bot_accounts.decline(hall, viewer, data),
             "cancel": cancel_game})
@@ -287,7 +306,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         return await socket(request, None)
 
     async def game_socket(request: web.Request) -> web.StreamResponse:
-        room = room_of(request)
+        room = await room_of(request)
         if room is None:
             return web.Response(status=404, text="no such game\n")
         return await socket(request, room)
@@ -296,7 +315,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                hall.sweep()
+                await hall.sweep()
             except Exception as error:              # the sweep must not stop for a bad game
                 print(f"xboard-engine serve: sweep failed: {error!r}", flush=True)
 
@@ -318,12 +337,18 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         app["sweeper"].cancel()
         app["collector"].cancel()
         hall.analyst.stop()
-        hall.pause()
+        await hall.pause()
         hall.pool.shutdown()
         closing = [asyncio.ensure_future(ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping"))
                    for ws in list(sockets)]
         if closing:
             await asyncio.wait(closing, timeout=1.0)      # a page that does not answer is cut off
+
+    async def on_cleanup(app: web.Application) -> None:
+        # The store calls already made finish before cli.py closes the store.  (AsyncStore.close
+        # would close the store too, which cli.py does itself; a public AsyncStore method that only
+        # waits, e.g. ``drain()``, would replace this reach into its thread.)
+        hall.store._thread.shutdown(wait=True)
 
     app = web.Application(middlewares=[host_check], client_max_size=64 * 1024)
     app.router.add_get("/", lobby_page)
@@ -342,5 +367,6 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     add_picture_routes(app)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
+    app.on_cleanup.append(on_cleanup)
     return app
 

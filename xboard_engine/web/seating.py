@@ -29,7 +29,7 @@ PERSON_RATE, PERSON_BURST = 1 / 3.0, 5.0
 ADDRESS_RATE, ADDRESS_BURST = 1.0, 30.0
 
 
-def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
+async def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
     """A new game from a challenge message; the reply names its page and its invite secrets."""
     kind = data.get("kind", "two")
     if kind == "two":
@@ -45,7 +45,7 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
         raise Refused(f"seats: want {count} entries, each {{kind: me, open, invite or bot}}")
     if not isinstance(data.get("rated", False), bool):
         raise Refused("rated: true or false")
-    challenge = bot_accounts.prepare_challenge(hall, viewer, kind, config, wanted, bool(data.get("rated")))
+    challenge = await bot_accounts.prepare_challenge(hall, viewer, kind, config, wanted, bool(data.get("rated")))
     if data.get("rated"):
         seat_kinds = [e.get("kind") if isinstance(e, dict) else None for e in wanted]
         why = ("this server is one person's: its games are not rated" if hall.policy.local else
@@ -56,7 +56,7 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
         config["rated"] = True
     seats: List[StoredSeat] = []
     invites: List[Tuple[int, str]] = []
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     for number, entry in enumerate(wanted):
         if not isinstance(entry, dict) or entry.get("kind") not in SEAT_KINDS:
             raise Refused(f"seat {number}: kind is one of {', '.join(SEAT_KINDS)}")
@@ -80,14 +80,14 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
     waiting = any(s.kind in ("open", "invite") for s in seats)
     _check_limits(hall, viewer, player["id"], challenge=waiting, bots=not waiting and any(s.kind == "bot" for s in seats))
     listed = any(s.kind == "open" for s in seats)
-    stored = hall.store.add_game(kind, config, seats, player["id"], listed)
-    room = hall.room(stored.id)
-    assert room is not None
-    room.names[player["id"]] = player["name"]
-    if challenge is not None:
-        bot_accounts.send_challenge(hall, room, challenge, player)
-    if not waiting:
-        start_game(hall, room)
+    stored = await hall.store.add_game(kind, config, seats, player["id"], listed)
+    room = hall.new_room(stored, seats)
+    async with room.lock:             # (its address is known to no one else yet)
+        room.names[player["id"]] = player["name"]
+        if challenge is not None:
+            bot_accounts.send_challenge(hall, room, challenge, player)
+        if not waiting:
+            await start_game(hall, room)
     hall.lobby_changed()
     return {"type": "created", "gameId": room.slug, "path": f"/g/{room.slug}",
             "invites": [{"seat": s, "label": room.table.seat_labels[s], "path": f"/g/{room.slug}#seat={s}&invite={secret}"}
@@ -156,7 +156,8 @@ def check_bot_room(hall: "Hall", player_id: Optional[int]) -> None:
 
 
 # --------------------------------------------------------------------- seats
-def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) -> None:
+async def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) -> None:
+    """A page takes a seat (the caller holds ``room.lock``)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(room.seats):
         raise Refused(f"no seat {seat!r}")
     s = room.seats[seat]
@@ -172,7 +173,7 @@ def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) 
         if not isinstance(secret, str) or not s.invite_hash or \
                 not secrets.compare_digest(token_hash(secret), s.invite_hash):
             raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     bot_accounts.check_take(hall, room, seat, player["id"])
     if room.owned_by(player["id"]):
         raise Refused("you already play in this game (one seat a person where others play)")
@@ -182,20 +183,20 @@ def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret: Any) 
     if last and room.has_bot():
         check_bot_room(hall, player["id"])
     taken = StoredSeat(seat, "player", player["id"], None, None)
-    hall.store.set_seat(room.id, taken)
+    await hall.store.set_seat(room.id, taken)
     room.seats[seat] = taken
     room.names[player["id"]] = player["name"]
     if last:
-        start_game(hall, room)
+        await start_game(hall, room)
     viewer.send(wire.dumps(hall.hello(room, viewer)))
     room.broadcast()
     hall.lobby_changed()
 
 
-def bots_take_free_seats(hall: "Hall", room: Room) -> None:
+async def bots_take_free_seats(hall: "Hall", room: Room) -> None:
     """An 8 Player table whose creator let bots fill it: after the stated wait, the seats still free
     (open or kept for an invite) become bots of the fast level and the game begins, if the bots'
-    capacity allows (else it is tried again at the next sweep)."""
+    capacity allows (else it is tried again at the next sweep).  The caller holds ``room.lock``."""
     try:
         check_bot_room(hall, None)
     except Refused:
@@ -203,19 +204,20 @@ def bots_take_free_seats(hall: "Hall", room: Room) -> None:
     for s in room.seats:
         if s.kind in ("open", "invite"):
             bot = StoredSeat(s.seat, "bot", None, f"{OWN_ENGINE}:fast", None)
-            hall.store.set_seat(room.id, bot)
+            await hall.store.set_seat(room.id, bot)
             room.seats[s.seat] = bot
     room.table = make_table(room.kind, room.config, room.players(), room.id)
-    start_game(hall, room)
+    await start_game(hall, room)
     room.broadcast()
     hall.lobby_changed()
 
 
-def analysis_board(hall: "Hall", viewer: Viewer, room: Room, ply: Any) -> Dict[str, Any]:
+async def analysis_board(hall: "Hall", viewer: Viewer, room: Room, ply: Any) -> Dict[str, Any]:
     """A person's own board from a position of a finished game (its start and its first ``ply``
     moves; 8 Player Chess: actions): every seat theirs, no clock, not listed, engine lines on
     request.  A person keeps ``MAX_BOARDS`` open (not counted among their unfinished games): a new
-    one closes the oldest."""
+    one closes the oldest.  The finished game is only read (its lock is not taken); the boards
+    closed are, each under its own lock."""
     if room.status not in ("over", "aborted"):
         raise Refused("an analysis board opens once the game is over")
     count = room.table.ply_count()
@@ -233,26 +235,29 @@ def analysis_board(hall: "Hall", viewer: Viewer, room: Room, ply: Any) -> Dict[s
         config = {"variant": g.variant, "tc": "none", "number": None, "fen": g.start_fen, "analysis": True}
         if ply:
             config["moves"] = list(g.moves[:ply])
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "open an analysis board")
     _check_limits(hall, viewer, player["id"], challenge=False, bots=False)
     boards = sorted(unfinished(hall, player["id"], boards=True), key=lambda r: r.id)
     for old in boards[:max(0, len(boards) - MAX_BOARDS + 1)]:     # the oldest make room for the new one
-        end_without_result(hall, old, f"closed: at most {MAX_BOARDS} analysis boards are kept open a person")
+        async with old.lock:
+            if old.status in ("open", "playing"):
+                await end_without_result(hall, old, f"closed: at most {MAX_BOARDS} analysis boards are kept "
+                                                    "open a person")
     seats = [StoredSeat(s, "player", player["id"], None, None) for s in range(room.table.seat_count)]
-    stored = hall.store.add_game(room.kind, config, seats, player["id"], False)
-    board = hall.room(stored.id)
-    assert board is not None
-    board.names[player["id"]] = player["name"]
-    start_game(hall, board)
+    stored = await hall.store.add_game(room.kind, config, seats, player["id"], False)
+    board = hall.new_room(stored, seats)
+    async with board.lock:
+        board.names[player["id"]] = player["name"]
+        await start_game(hall, board)
     return {"type": "created", "gameId": board.slug, "path": f"/g/{board.slug}", "invites": []}
 
 
-def start_game(hall: "Hall", room: Room) -> None:
+async def start_game(hall: "Hall", room: Room) -> None:
     """Every seat is filled: the players' names are kept for the record, the clocks start; a
-    player not here yet is away from now."""
+    player not here yet is away from now.  The caller holds ``room.lock``."""
     names = {s.seat: room.names.get(s.player_id, "?") for s in room.seats if s.kind == "player"}
-    hall.store.start_game(room.id, names)
+    await hall.store.start_game(room.id, names)
     room.seats = [s._replace(name=names[s.seat]) if s.seat in names else s for s in room.seats]
     room.status = "playing"
     room.table.restart_clock()
@@ -265,10 +270,11 @@ def start_game(hall: "Hall", room: Room) -> None:
     bot_accounts.game_started(hall, room)
 
 
-def cancel(hall: "Hall", viewer: Viewer, room: Room) -> None:
-    """The creator withdraws a challenge no one has taken up yet (its invite links die with it)."""
+async def cancel(hall: "Hall", viewer: Viewer, room: Room) -> None:
+    """The creator withdraws a challenge no one has taken up yet (its invite links die with it).
+    The caller holds ``room.lock``."""
     if room.creator is None or room.creator != viewer.player_id:
         raise Refused("only the game's creator can cancel it")
     if room.status != "open":
         raise Refused("the game has begun: abort it before your first move, or resign")
-    end_without_result(hall, room, "The challenge was withdrawn")
+    await end_without_result(hall, room, "The challenge was withdrawn")

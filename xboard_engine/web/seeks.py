@@ -55,8 +55,10 @@ def _bound(value: Any, what: str) -> Optional[int]:
     return int(value)
 
 
-def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
-    """A new seek from the lobby: paired now if a compatible one waits, else added to the lobby."""
+async def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+    """A new seek from the lobby: paired now if a compatible one waits, else added to the lobby.
+    The store is read first (the player, their rating); from the choice of a partner to the
+    seeks' removal nothing waits, so two seeks never take the same partner."""
     if hall.policy.local:
         raise Refused("this server is one person's: create a game instead")
     config = check_two_player_config({"variant": data.get("variant", "normal"), "tc": data.get("tc", "300+3")})
@@ -70,19 +72,19 @@ def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     low, high = _bound(data.get("min"), "min"), _bound(data.get("max"), "max")
     if low is not None and high is not None and low > high:
         raise Refused("min is above max: no one could match")
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "seek a game")
     from .seating import unfinished
     if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
         raise Refused("you have too many unfinished games: finish, resign or cancel some first")
     now = time.time()
     key = rated.pool_key("two", config)
-    mine = rated.current(hall.store, player["id"], key, now)
+    mine = await rated.current(hall.store, player["id"], key, now)
     new = Seek(f"s{next(_numbers)}", viewer, player["id"], player["name"], config["variant"], config["tc"],
                bool(is_rated), low, high, int(round(mine.rating)), rated.provisional(mine), now)
     partner = next((s for s in hall.seeks if _compatible(s, new)), None)
     if partner is not None:
-        _pair(hall, partner, new)
+        await _pair(hall, partner, new)
         return
     same = [s for s in hall.seeks if s.player_id == new.player_id]
     for old in same:
@@ -106,19 +108,19 @@ def _compatible(waiting: Seek, new: Seek) -> bool:
             and waiting.accepts(new.rating) and new.accepts(waiting.rating))
 
 
-def accept(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
+async def accept(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     """Take a seek shown in the lobby: a seek of the same kind with no rating range, paired at once."""
     target = next((s for s in hall.seeks if s.id == data.get("seek")), None)
     if target is None:
         raise Refused("that seek is gone (taken or withdrawn)")
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     if target.player_id == player["id"]:
         raise Refused("that seek is yours")
     key = rated.pool_key("two", {"variant": target.variant})
-    mine = rated.current(hall.store, player["id"], key, time.time())
+    mine = await rated.current(hall.store, player["id"], key, time.time())
     if not target.accepts(int(round(mine.rating))):
         raise Refused(f"that seek wants an opponent rated {target.low or 0}-{target.high or '…'}")
-    seek(hall, viewer, {"variant": target.variant, "tc": target.tc, "rated": target.rated})
+    await seek(hall, viewer, {"variant": target.variant, "tc": target.tc, "rated": target.rated})
 
 
 def withdraw(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
@@ -141,8 +143,9 @@ def page_closed(hall: "Hall", viewer: Viewer) -> None:
         hall.lobby_changed()
 
 
-def _pair(hall: "Hall", waiting: Seek, new: Seek) -> None:
-    """The two seekers' game, begun now; both pages are sent to it."""
+async def _pair(hall: "Hall", waiting: Seek, new: Seek) -> None:
+    """The two seekers' game, begun now; both pages are sent to it.  The seeks leave the lobby
+    before the store is written."""
     from .seating import start_game
     hall.seeks.remove(waiting)
     for s in [s for s in hall.seeks if s.player_id in (waiting.player_id, new.player_id) and s.pool() == new.pool()]:
@@ -154,11 +157,11 @@ def _pair(hall: "Hall", waiting: Seek, new: Seek) -> None:
     people = [waiting, new]
     random.shuffle(people)
     seats = [StoredSeat(i, "player", s.player_id, None, None) for i, s in enumerate(people)]
-    stored = hall.store.add_game("two", config, seats, None, True)
-    room = hall.room(stored.id)
-    assert room is not None
-    room.names = {s.player_id: s.name for s in people}
-    start_game(hall, room)
+    stored = await hall.store.add_game("two", config, seats, None, True)
+    room = hall.new_room(stored, seats)
+    async with room.lock:
+        room.names = {s.player_id: s.name for s in people}
+        await start_game(hall, room)
     message = wire.dumps({"type": "paired", "gameId": room.slug, "path": f"/g/{room.slug}"})
     for s in people:
         s.viewer.send(message)

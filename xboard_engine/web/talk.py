@@ -18,13 +18,15 @@ def may_read(room: Room, viewer: Viewer, channel: str) -> bool:
     return room.team_of_player(viewer.player_id) == team
 
 
-def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
+async def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
+    """A chat line, stored, then sent (the caller holds ``room.lock``: a page opening meanwhile gets
+    the line once, in the chat it is sent on opening or after)."""
     if not viewer.chats.allow():
         raise Refused("too many chat lines: wait a moment")
     text = wire.check_chat(text)
     if channel not in ("all", "team"):
         raise Refused("channel: all or team")
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     owned = room.owned_by(player["id"])
     stored_channel = "all"
     if channel == "team":
@@ -34,7 +36,7 @@ def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None
         stored_channel = f"team:{team}"
     line = ChatLine(0, room.id, player["id"], owned[0] if owned else None, stored_channel, player["name"],
                     text, time.time())
-    line = line._replace(id=hall.store.add_chat(line))
+    line = line._replace(id=await hall.store.add_chat(line))
     message = wire.dumps(chat_message(line))
     if stored_channel == "all":
         room.broadcast(message)

@@ -26,6 +26,7 @@ Who may make one: a person has at most ``MAX_OWN`` tournaments waiting or runnin
 and one network address (many cookies, or a club behind one router) at most
 ``MAX_OWN_PER_ADDRESS``.  The creator's address is not stored: it is kept in memory for this run
 of the server only, so tournaments loaded after a restart count for no address."""
+import asyncio
 import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
@@ -72,6 +73,15 @@ class Tournament:
         # the address it was made from, kept for this run of the server only (not in the store:
         # None for a tournament made before a restart)
         self.address: Optional[str] = None
+        self._lock: Optional[asyncio.Lock] = None
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held while the tournament's entrants or rounds change (and the store is awaited): one
+        pairing at a time, each from what the last one left.  Made on first use, on the loop."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
 
     # ----------------------------------------------------------------- facts
     @property
@@ -127,11 +137,21 @@ def eight_scores(game: Dict[str, Any]) -> Optional[List[float]]:
     return None
 
 
-def standings(hall: "Hall", t: Tournament) -> List[Dict[str, Any]]:
+async def ratings_now(hall: "Hall", t: Tournament) -> Dict[int, float]:
+    """Each entrant's rating in the tournament's pool now (read together)."""
+    now, key = time.time(), t.pool()
+    people = list(t.entrants)
+    stored = await asyncio.gather(*[hall.store.rating(p, key) for p in people])
+    return {p: rated.aged(p, key, r, now).rating for p, r in zip(people, stored)}
+
+
+def standings(t: Tournament, ratings_read: Dict[int, float]) -> List[Dict[str, Any]]:
     """Every entrant's line, best first: points (and the tie-break: arena the games played, Swiss
-    Buchholz, 8 Player the wins), games, results in order, whether on fire (arena)."""
+    Buchholz, 8 Player the wins), games, results in order, whether on fire (arena).  ``ratings_read``:
+    ``ratings_now`` (an entrant who joined since has a new player's rating)."""
     now = time.time()
-    rating = {p: rated.current(hall.store, p, t.pool(), now).rating for p in t.entrants}
+    rating = {p: ratings_read[p] if p in ratings_read else rated.aged(p, t.pool(), None, now).rating
+              for p in t.entrants}
     ordered = sorted(t.games.items())
     lines: Dict[int, Dict[str, Any]] = {p: {"player": p, "name": e.name, "withdrawn": e.withdrawn,
                                             "rating": int(round(rating[p])), "results": [], "points": 0.0,
@@ -228,11 +248,11 @@ def check_settings(data: Dict[str, Any]) -> Tuple[str, Dict[str, Any], float]:
     return kind, config, time.time() + 60.0 * float(wait)
 
 
-def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
+async def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
     if hall.policy.local:
         raise Refused("this server is one person's: tournaments are for a server with other people")
     kind, config, starts = check_settings(data)
-    player = hall.ensure_player(viewer)
+    player = await hall.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "create a tournament")
     own = [t for t in hall.tournaments.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
     if len(own) >= MAX_OWN:
@@ -242,7 +262,7 @@ def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]
     if len(from_here) >= MAX_OWN_PER_ADDRESS:
         raise Refused(f"{len(from_here)} tournaments made from your address are waiting or running "
                       f"(at most {MAX_OWN_PER_ADDRESS})")
-    stored = hall.store.add_tournament(kind, config, player["id"], starts)
+    stored = await hall.store.add_tournament(kind, config, player["id"], starts)
     t = Tournament(stored, [], [])
     t.address = viewer.address
     hall.tournaments[t.id] = t
@@ -261,91 +281,104 @@ def may_join(t: Tournament) -> Optional[str]:
     return None
 
 
-def join(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
+async def join(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
     why = may_join(t)
     if why:
         raise Refused(why)
-    player = hall.ensure_player(viewer)
-    bot_accounts.refuse_as_person(hall, player["id"], "join a tournament")
-    old = t.entrants.get(player["id"])
-    if old is not None and not old.withdrawn:
-        return
-    if old is None and len(t.entrants) >= MAX_ENTRANTS:
-        raise Refused(f"the tournament is full ({MAX_ENTRANTS} players)")
-    entrant = Entrant(player["id"], player["name"], old.joined if old else time.time(), False)
-    hall.store.set_entrant(t.id, entrant)
-    t.entrants[player["id"]] = entrant
-    changed(hall, t)
+    player = await hall.ensure_player(viewer)
+    async with t.lock:                     # checked again where no pairing is being made
+        why = may_join(t)
+        if why:
+            raise Refused(why)
+        bot_accounts.refuse_as_person(hall, player["id"], "join a tournament")
+        old = t.entrants.get(player["id"])
+        if old is not None and not old.withdrawn:
+            return
+        if old is None and len(t.entrants) >= MAX_ENTRANTS:
+            raise Refused(f"the tournament is full ({MAX_ENTRANTS} players)")
+        entrant = Entrant(player["id"], player["name"], old.joined if old else time.time(), False)
+        await hall.store.set_entrant(t.id, entrant)
+        t.entrants[player["id"]] = entrant
+    await changed(hall, t)
 
 
-def withdraw(hall: "Hall", viewer: Viewer, t: Tournament, player_id: Optional[int] = None) -> None:
+async def withdraw(hall: "Hall", viewer: Viewer, t: Tournament, player_id: Optional[int] = None) -> None:
     pid = player_id if player_id is not None else viewer.player_id
-    old = t.entrants.get(pid) if pid is not None else None
-    if old is None or old.withdrawn:
-        raise Refused("you are not playing in this tournament")
-    entrant = old._replace(withdrawn=True)
-    hall.store.set_entrant(t.id, entrant)
-    t.entrants[pid] = entrant
-    changed(hall, t)
+    async with t.lock:
+        old = t.entrants.get(pid) if pid is not None else None
+        if old is None or old.withdrawn:
+            raise Refused("you are not playing in this tournament")
+        entrant = old._replace(withdrawn=True)
+        await hall.store.set_entrant(t.id, entrant)
+        t.entrants[pid] = entrant
+    await changed(hall, t)
 
 
-def start_now(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
+async def start_now(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
     """The creator begins a waiting tournament before its time (everyone who has joined plays)."""
-    if viewer.player_id is None or viewer.player_id != t.creator:
-        raise Refused("only the tournament's creator can start it early")
-    if t.status != "waiting":
-        raise Refused("the tournament has begun")
-    if len(t.active()) < 2:
-        raise Refused("a tournament needs at least two players")
-    t.starts = time.time()
-    hall.store.set_tournament_start(t.id, t.starts)
-    changed(hall, t)
+    async with t.lock:
+        if viewer.player_id is None or viewer.player_id != t.creator:
+            raise Refused("only the tournament's creator can start it early")
+        if t.status != "waiting":
+            raise Refused("the tournament has begun")
+        if len(t.active()) < 2:
+            raise Refused("a tournament needs at least two players")
+        starts = time.time()
+        await hall.store.set_tournament_start(t.id, starts)
+        t.starts = starts
+    await changed(hall, t)
 
 
 # --------------------------------------------------------------------- the course of a tournament
-def changed(hall: "Hall", t: Tournament, pair: bool = True) -> None:
+async def changed(hall: "Hall", t: Tournament, pair: bool = True) -> None:
     """Something happened: pair whoever may be paired now, then show everyone.  ``pair`` False: an
     arena waits for the next sweep (a few seconds) to pair, so that a game's two players, free at
     the same moment, are not paired together again before others come free."""
-    advance(hall, t, pair)
-    broadcast(hall, t)
+    await advance(hall, t, pair)
+    await broadcast(hall, t)
     hall.lobby_changed()
 
 
-def advance(hall: "Hall", t: Tournament, pair: bool = True) -> None:
-    """Start, pair, or finish, as the time and the games say."""
+async def advance(hall: "Hall", t: Tournament, pair: bool = True) -> None:
+    """Start, pair, or finish, as the time and the games say: under the tournament's lock, so a
+    sweep and a game's end at once make one round, not two."""
+    async with t.lock:
+        await _advance(hall, t, pair)
+
+
+async def _advance(hall: "Hall", t: Tournament, pair: bool) -> None:
     now = time.time()
     if t.status == "waiting" and now >= t.starts:
         if len(t.active()) < 2:
-            set_status(hall, t, "cancelled")
+            await set_status(hall, t, "cancelled")
             return
-        set_status(hall, t, "running")
+        await set_status(hall, t, "running")
     if t.status != "running":
         return
     busy = t.playing()
     if t.kind == "arena":
         if now >= (t.ends or 0):
             if not busy:
-                set_status(hall, t, "over")
+                await set_status(hall, t, "over")
             return
         waiting = [p for p in t.active() if p not in busy and present(hall, t, p)]
         if pair and len(waiting) >= 2:
-            _pair_arena(hall, t, waiting)
+            await _pair_arena(hall, t, waiting)
         return
     if busy:
         return                                   # the round is still being played
     if t.round() >= t.rounds or len(t.active()) < 2:
-        set_status(hall, t, "over")
+        await set_status(hall, t, "over")
         return
     if t.kind == "swiss":
-        _pair_swiss(hall, t)
+        await _pair_swiss(hall, t)
     else:
-        _pair_eight(hall, t)
+        await _pair_eight(hall, t)
 
 
-def set_status(hall: "Hall", t: Tournament, status: str) -> None:
+async def set_status(hall: "Hall", t: Tournament, status: str) -> None:
     ended = time.time() if status in ("over", "cancelled") else None
-    hall.store.set_tournament_status(t.id, status, ended)
+    await hall.store.set_tournament_status(t.id, status, ended)
     t.status, t.ended = status, ended
 
 
@@ -362,8 +395,8 @@ def present(hall: "Hall", t: Tournament, player_id: int) -> bool:
     return False
 
 
-def _names(hall: "Hall", people: List[int]) -> Dict[int, str]:
-    return hall.store.player_names(people)
+async def _names(hall: "Hall", people: List[int]) -> Dict[int, str]:
+    return await hall.store.player_names(people)
 
 
 def _two_config(t: Tournament, round_number: int) -> Dict[str, Any]:
@@ -374,20 +407,19 @@ def _two_config(t: Tournament, round_number: int) -> Dict[str, Any]:
     return config
 
 
-def _start_games(hall: "Hall", t: Tournament, round_number: int,
-                 games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]], byes: List[int]) -> None:
+async def _start_games(hall: "Hall", t: Tournament, round_number: int,
+                       games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]], byes: List[int]) -> None:
     """Write the games (and byes) in one commit, then start each and send its players to it."""
-    made = hall.store.add_round(t.id, round_number, games, byes)
+    made = await hall.store.add_round(t.id, round_number, games, byes)
     t.byes += [(round_number, p) for p in byes]
     from .seating import start_game
     for stored, (_, _, seats) in zip(made, games):
-        t.games[stored.id] = {"round": round_number, "slug": stored.slug, "status": "playing", "result": None,
-                              "seats": [s.player_id if s.kind == "player" else None for s in seats]}
-        room = hall.room(stored.id)
-        if room is None:
-            continue
-        room.names = {s.player_id: s.name for s in seats if s.kind == "player"}
-        start_game(hall, room)
+        room = hall.new_room(stored, seats)
+        async with room.lock:
+            t.games[stored.id] = {"round": round_number, "slug": stored.slug, "status": "playing", "result": None,
+                                  "seats": [s.player_id if s.kind == "player" else None for s in seats]}
+            room.names = {s.player_id: s.name for s in seats if s.kind == "player"}
+            await start_game(hall, room)
         message = wire.dumps({"type": "paired", "gameId": stored.slug, "path": f"/g/{stored.slug}",
                               "tournament": t.slug})
         people = {s.player_id for s in seats if s.kind == "player"}
@@ -405,8 +437,8 @@ def _seat(number: int, player_id: int, names: Dict[int, str]) -> StoredSeat:
     return StoredSeat(number, "player", player_id, None, None, names.get(player_id, "?"))
 
 
-def _pair_arena(hall: "Hall", t: Tournament, waiting: List[int]) -> None:
-    lines = {line["player"]: line for line in standings(hall, t)}
+async def _pair_arena(hall: "Hall", t: Tournament, waiting: List[int]) -> None:
+    lines = {line["player"]: line for line in standings(t, await ratings_now(hall, t))}
     last: Dict[int, Optional[int]] = {}
     colours: Dict[int, int] = {}
     for _, g in sorted(t.games.items()):
@@ -418,14 +450,14 @@ def _pair_arena(hall: "Hall", t: Tournament, waiting: List[int]) -> None:
                                 {p: lines[p]["rating"] for p in waiting}, last, colours, random.Random())
     if not pairs:
         return
-    names = _names(hall, [p for pair in pairs for p in pair])
+    names = await _names(hall, [p for pair in pairs for p in pair])
     games = [("two", _two_config(t, 0), [_seat(0, w, names), _seat(1, b, names)]) for w, b in pairs]
-    _start_games(hall, t, 0, games, [])
+    await _start_games(hall, t, 0, games, [])
 
 
-def _pair_swiss(hall: "Hall", t: Tournament) -> None:
+async def _pair_swiss(hall: "Hall", t: Tournament) -> None:
     round_number = t.round() + 1
-    lines = standings(hall, t)
+    lines = standings(t, await ratings_now(hall, t))
     history = []
     for r in range(1, round_number):
         for _, g in sorted(t.games.items()):
@@ -437,20 +469,20 @@ def _pair_swiss(hall: "Hall", t: Tournament) -> None:
         pairs, bye = pairing.swiss_round(players, {line["player"]: line["rating"] for line in lines}, history,
                                          final=round_number == t.rounds)
     except pairing.NoPairing:
-        set_status(hall, t, "over")              # nobody left who has not met: the tournament ends
+        await set_status(hall, t, "over")        # nobody left who has not met: the tournament ends
         return
-    names = _names(hall, players)
+    names = await _names(hall, players)
     games = [("two", _two_config(t, round_number), [_seat(0, p.white, names), _seat(1, p.black, names)])
              for p in pairs]
-    _start_games(hall, t, round_number, games, [bye] if bye is not None else [])
+    await _start_games(hall, t, round_number, games, [bye] if bye is not None else [])
 
 
-def _pair_eight(hall: "Hall", t: Tournament) -> None:
+async def _pair_eight(hall: "Hall", t: Tournament) -> None:
     round_number = t.round() + 1
-    lines = standings(hall, t)
+    lines = standings(t, await ratings_now(hall, t))
     players = [line["player"] for line in lines if not line["withdrawn"]]
     tables = pairing.eight_tables(players, players, round_number)
-    names = _names(hall, players)
+    names = await _names(hall, players)
     games = []
     for table in tables:
         config = check_eight_player_config({"mode": t.config["mode"], "tc": t.config["tc"]})
@@ -460,29 +492,36 @@ def _pair_eight(hall: "Hall", t: Tournament) -> None:
         seats = [_seat(n, p, names) if p is not None else StoredSeat(n, "bot", None, "xboard-engine:fast", None)
                  for n, p in enumerate(table)]
         games.append(("eight", config, seats))
-    _start_games(hall, t, round_number, games, [])
+    await _start_games(hall, t, round_number, games, [])
 
 
-def game_ended(hall: "Hall", room: Room) -> None:
+async def game_ended(hall: "Hall", room: Room) -> None:
     """A tournament game is over (or was aborted): its result counts; a player who made no first
-    move is withdrawn; the next pairings follow."""
-    t = hall.tournament_at(room.config.get("tournament"))
+    move is withdrawn; the next pairings follow.  (The room's lock is held; the tournament's is
+    taken after it, never the other way round.)"""
+    t = await hall.tournament_at(room.config.get("tournament"))
     if t is None or room.id not in t.games:
         return
-    g = t.games[room.id]
-    g["status"], g["result"] = room.status, room.result
-    absent = (room.result or {}).get("absent")
-    if room.status == "aborted" and absent is not None:
-        pid = room.seats[absent].player_id
-        if pid in t.entrants and not t.entrants[pid].withdrawn:
-            entrant = t.entrants[pid]._replace(withdrawn=True)
-            hall.store.set_entrant(t.id, entrant)
-            t.entrants[pid] = entrant
-    changed(hall, t, pair=False)
+    async with t.lock:
+        g = t.games[room.id]
+        g["status"], g["result"] = room.status, room.result
+        absent = (room.result or {}).get("absent")
+        if room.status == "aborted" and absent is not None:
+            pid = room.seats[absent].player_id
+            if pid in t.entrants and not t.entrants[pid].withdrawn:
+                entrant = t.entrants[pid]._replace(withdrawn=True)
+                await hall.store.set_entrant(t.id, entrant)
+                t.entrants[pid] = entrant
+    await changed(hall, t, pair=False)
 
 
 # --------------------------------------------------------------------- what pages see
-def view(hall: "Hall", t: Tournament, viewer: Optional[Viewer] = None) -> Dict[str, Any]:
+async def view(hall: "Hall", t: Tournament, viewer: Optional[Viewer] = None) -> Dict[str, Any]:
+    return view_with(t, standings(t, await ratings_now(hall, t)), viewer)
+
+
+def view_with(t: Tournament, lines: List[Dict[str, Any]], viewer: Optional[Viewer] = None) -> Dict[str, Any]:
+    """What a tournament page shows, with the standings ``lines``."""
     pid = viewer.player_id if viewer is not None else None
     current = [{"gameId": g["slug"], "round": g["round"], "players": g["seats"],
                 "names": [t.entrants[p].name if p in t.entrants else "bot" for p in g["seats"]]}
@@ -491,7 +530,7 @@ def view(hall: "Hall", t: Tournament, viewer: Optional[Viewer] = None) -> Dict[s
                  if g["status"] == "playing" and pid in g["seats"]), None)
     out = {"type": "tournament", "id": t.slug, "kind": t.kind, "config": t.config, "status": t.status,
            "starts": t.starts, "ends": t.ends, "ended": t.ended, "round": t.round(), "rounds": t.rounds,
-           "standings": standings(hall, t), "playing": current, "creator": t.creator,
+           "standings": lines, "playing": current, "creator": t.creator,
            "joinable": may_join(t) is None, "now": time.time(), "you": pid,
            "entered": pid in t.entrants and not t.entrants[pid].withdrawn, "yourGame": mine,
            "games": [{"gameId": g["slug"], "round": g["round"], "players": g["seats"], "status": g["status"],
@@ -501,9 +540,12 @@ def view(hall: "Hall", t: Tournament, viewer: Optional[Viewer] = None) -> Dict[s
     return out
 
 
-def broadcast(hall: "Hall", t: Tournament) -> None:
+async def broadcast(hall: "Hall", t: Tournament) -> None:
+    if not t.viewers:
+        return
+    lines = standings(t, await ratings_now(hall, t))          # the ratings read once for every page
     for v in list(t.viewers):
-        v.send(wire.dumps(view(hall, t, v)))
+        v.send(wire.dumps(view_with(t, lines, v)))
 
 
 def lobby_part(hall: "Hall") -> List[Dict[str, Any]]:
@@ -519,8 +561,9 @@ def lobby_part(hall: "Hall") -> List[Dict[str, Any]]:
 
 
 def load(hall: "Hall") -> int:
-    """After a start: every tournament not over, back in memory (its games are resumed by the hall)."""
-    for stored in hall.store.tournaments(["waiting", "running"], limit=10000):
-        hall.tournaments[stored.id] = Tournament(stored, hall.store.entrants(stored.id),
-                                                 hall.store.tournament_games(stored.id))
+    """After a start, before anyone is served (the store read at once): every tournament not over,
+    back in memory (its games are resumed by the hall)."""
+    store = hall.store.sync
+    for stored in store.tournaments(["waiting", "running"], limit=10000):
+        hall.tournaments[stored.id] = Tournament(stored, store.entrants(stored.id), store.tournament_games(stored.id))
     return len(hall.tournaments)
