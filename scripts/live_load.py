@@ -1098,7 +1098,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         return Server(args.data_dir or "", args.server_python, args.server_arg, args.url, args.pid,
                       args.profile_server, args.server_pythonpath, args.nice, args.server_root, args.public_host)
     server: Any = StandbyPair(make, args.data_dir) if args.standby else make()
-    server.start()
+    try:
+        server.start()
+    except BaseException:
+        server.stop()                              # nothing left running (a standby, nginx)
+        raise
     print(f"server {server.url} (pid {server.pid}, {args.server_python if not args.url else 'external'}); "
           f"{os.cpu_count()} cores shared with this load generator", flush=True)
     try:

@@ -345,10 +345,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             await asyncio.wait(closing, timeout=1.0)      # a page that does not answer is cut off
 
     async def on_cleanup(app: web.Application) -> None:
-        # The store calls already made finish before cli.py closes the store.  (AsyncStore.close
-        # would close the store too, which cli.py does itself; a public AsyncStore method that only
-        # waits, e.g. ``drain()``, would replace this reach into its thread.)
-        hall.store._thread.shutdown(wait=True)
+        hall.store.drain()           # the store calls already made finish before cli.py closes the store
 
     app = web.Application(middlewares=[host_check], client_max_size=64 * 1024)
     app.router.add_get("/", lobby_page)

@@ -9,7 +9,7 @@ waiting at a page, and a restart closes the page."""
 import itertools
 import random
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
 from . import bot_accounts, rated, wire
 from .room import Viewer

@@ -663,7 +663,8 @@ class SqliteStore(SqlStore):
     def __init__(self, path: str, durable: bool = False, fold: Any = None) -> None:
         self.path = self.where = path
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            # A write waits up to 5 s for another program's lock on the file (a backup, say).
+            self.db = sqlite3.connect(path, timeout=5.0, isolation_level=None, check_same_thread=False)
             self._run("PRAGMA journal_mode=WAL")
             self._run(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._run("PRAGMA foreign_keys=OFF")
@@ -809,7 +810,11 @@ class AsyncStore:
         setattr(self, name, call)                 # made once per method
         return call
 
+    def drain(self) -> None:
+        """Waits for the calls already made (a clean stop); the store stays open."""
+        self._thread.shutdown(wait=True)
+
     def close(self) -> None:
         """Waits for the calls already made, then closes the store."""
-        self._thread.shutdown(wait=True)
+        self.drain()
         self.sync.close()
