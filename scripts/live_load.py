@@ -730,12 +730,16 @@ async def play_short_game(run: Run, session: aiohttp.ClientSession, slug: str, p
         hello = await receive(ws, "hello")
         mine = hello["yourSeats"]
         acted = -1
+        state: Optional[Dict[str, Any]] = None
         while True:
             try:
-                state = await receive(ws, "state", timeout=max(0.5, until - time.monotonic()))
+                sent = await receive(ws, "state", timeout=max(0.5, until - time.monotonic()))
             except asyncio.TimeoutError:
                 await ws.send_str(json.dumps({"type": "resign"}))
                 return False
+            state = whole_state(sent, state)
+            if state is None:
+                raise RuntimeError(f"game {slug}: a state out of step with the last")
             if state.get("status") != "playing" or state.get("result"):
                 return True
             turn = 0 if state["turn"] == "w" else 1
