@@ -45,7 +45,7 @@ class LiveServer:
 
     def open_store(self) -> Any:
         """The server's store, opened here (e.g. filled before ``start()``; close it after)."""
-        from xboard_engine.web.store import open_store
+        from xboard_engine.web.store_postgres import open_store
         return open_store(self.database or os.path.join(self.data_dir, "live.sqlite3"))
 
     def start(self) -> None:

@@ -148,7 +148,8 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
     from .importer import import_local_files, owner_token
     from .names import fold
     from .routes import Gate, make_app
-    from .store import StoreError, open_store
+    from .store import StoreError
+    from .store_postgres import open_store
     try:
         os.makedirs(args.data_dir, exist_ok=True)
         store = open_store(args.database or os.path.join(args.data_dir, "live.sqlite3"), durable=args.durable,
@@ -218,7 +219,8 @@ def copy_main(argv: List[str]) -> int:
     parser.add_argument("target", help="an empty database (made if a SQLite file does not exist) or postgresql://...")
     args = parser.parse_args(argv)
     from .names import fold
-    from .store import StoreError, copy_database, open_store
+    from .store import StoreError, copy_database
+    from .store_postgres import open_store
     if not args.source.startswith(("postgresql://", "postgres://")) and not os.path.isfile(args.source):
         sys.stderr.write(f"xboard-engine copy-database: no database at {args.source}\n")
         return 2

@@ -778,15 +778,6 @@ class FileLock(ServerLock):
             self.file = None
 
 
-def open_store(where: str, durable: bool = False, fold: Any = None) -> SqlStore:
-    """The store at ``where``: a ``postgresql://`` address (the ``PostgresStore``, which needs the
-    psycopg package), or else the path of a SQLite file."""
-    if where.startswith(("postgresql://", "postgres://")):
-        from .store_postgres import PostgresStore
-        return PostgresStore(where)
-    return SqliteStore(where, durable=durable, fold=fold)
-
-
 class AsyncStore:
     """A ``Store`` for the event loop: each method of the store it wraps, as a coroutine run on the
     store's own thread, so the loop never waits for the database.  Calls run one at a time in the

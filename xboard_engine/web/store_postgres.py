@@ -4,13 +4,14 @@ or runs in several processes.  Every write is committed before the method return
 
 The schema is SQLite's with PostgreSQL's types: counted ids are identity columns, times and
 ratings double precision.  Its versions start at 3 (the version SQLite's had when this store came);
-later versions upgrade both databases with the same steps."""
+later versions upgrade both databases with the same steps.  ``open_store`` opens either store from
+an address (here, since the SQLite store knows nothing of this one)."""
 import re
 import threading
 import time
 from typing import Any, Callable, Dict, List, Tuple
 
-from .store import _INDEXES, _TABLES, COUNTED, ServerLock, SqlStore, StoreError
+from .store import _INDEXES, _TABLES, COUNTED, ServerLock, SqliteStore, SqlStore, StoreError
 
 try:
     import psycopg
@@ -178,3 +179,9 @@ class AdvisoryLock(ServerLock):
                 pass
 
 
+def open_store(where: str, durable: bool = False, fold: Any = None) -> SqlStore:
+    """The store at ``where``: a ``postgresql://`` address (the ``PostgresStore``, which needs the
+    psycopg package), or else the path of a SQLite file."""
+    if where.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(where)
+    return SqliteStore(where, durable=durable, fold=fold)
