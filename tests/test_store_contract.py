@@ -423,7 +423,7 @@ def test_meta_values(store):
 
 
 def test_a_new_store_has_the_current_schema_version(store):
-    assert SCHEMA_VERSION == 3
+    assert SCHEMA_VERSION == 4
     assert store.meta("schema") == str(SCHEMA_VERSION)
 
 
@@ -595,7 +595,7 @@ def test_a_schema_1_database_opens_as_the_current_schema_and_reads_back(tmp_path
     make_schema_1_database(path)
     store = SqliteStore(path, fold=fold)
     try:
-        assert store.meta("schema") == "3"
+        assert store.meta("schema") == "4"
         slugs = {}
         for game_id in (1, 2, 3):
             game = store.game(game_id)
@@ -630,7 +630,7 @@ def test_a_schema_1_database_opens_as_the_current_schema_and_reads_back(tmp_path
         store.close()
     again = SqliteStore(path, fold=fold)                 # opened again: migrated once, slugs kept
     try:
-        assert again.meta("schema") == "3"
+        assert again.meta("schema") == "4"
         assert again.ratings_of(1) == [] and again.rating_keys() == []     # schema 3's tables are there
         assert {g: again.game(g).slug for g in (1, 2, 3)} == slugs
         assert again.player_names([2]) == {2: "ANNA 2"}
@@ -659,12 +659,12 @@ def test_a_failed_migration_leaves_the_schema_1_database_as_it_was(tmp_path):
         db.close()
     store = SqliteStore(path, fold=fold)                 # a later open with a good fold migrates it
     try:
-        assert store.meta("schema") == "3" and store.player_names([2]) == {2: "ANNA 2"}
+        assert store.meta("schema") == "4" and store.player_names([2]) == {2: "ANNA 2"}
     finally:
         store.close()
 
 
-def test_a_schema_2_database_opens_as_schema_3_with_its_games_and_empty_ratings(tmp_path):
+def test_a_schema_2_database_opens_as_the_current_schema_with_its_games_and_empty_ratings(tmp_path):
     path = str(tmp_path / "live.sqlite3")
     store = SqliteStore(path, fold=fold)
     a = store.add_player("s2", "Sam", "sam")
@@ -678,12 +678,26 @@ def test_a_schema_2_database_opens_as_schema_3_with_its_games_and_empty_ratings(
     db.close()
     store = SqliteStore(path, fold=fold)
     try:
-        assert store.meta("schema") == "3"
+        assert store.meta("schema") == "4"
         assert store.game(made.id).creator == a and store.ratings_of(a) == []
         store.add_action(made.id, action(0), "over", {"result": "1-0"}, [rating(a)])
         assert store.rating(a, "two:normal") == rating(a)
     finally:
         store.close()
+
+
+def test_a_schema_3_database_gets_the_games_host_column_and_keeps_its_games(backend):
+    """Schema 3 -> 4: the process that hosts each game (``serve --shared``), none for the old games."""
+    store = backend.open()
+    made = new_game(store)
+    store._write([("ALTER TABLE games DROP COLUMN host", ()), ("UPDATE meta SET value='3' WHERE key='schema'", ())])
+    store.close()
+    again = backend.open()
+    try:
+        assert again.meta("schema") == "4" and again.game(made.id) == made
+        assert again._read("SELECT host FROM games WHERE id=?", (made.id,)) == [(None,)]
+    finally:
+        again.close()
 
 
 # ====================================================================== PostgreSQL's own

@@ -7,8 +7,9 @@ Schema versions: 1 (the first live server), 2 (games have an unguessable address
 listed flag; seats keep the name their player had when the game began; player names have a unique
 look-alike key; a game may be ``aborted``), 3 (ratings: each player's rating per variant or 8 Player
 Chess mode and its history, written with the game's last action; tournaments, their entrants, and
-their rounds' games and byes; bot accounts: the players an engine plays for, and their rules).  An
-older database is brought up to date when opened."""
+their rounds' games and byes; bot accounts: the players an engine plays for, and their rules), 4 (the
+process that hosts each game, and the table of processes: several ``serve --shared`` processes on
+one PostgreSQL).  An older database is brought up to date when opened."""
 import asyncio
 import functools
 import json
@@ -18,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SLUG_LETTERS = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/l/I
 SLUG_LENGTH = 10                                                          # 56^10: about 2^58
 
@@ -219,6 +220,10 @@ class StoreError(Exception):
     """The database refused or failed (the message says why)."""
 
 
+class GameMoved(StoreError):
+    """A write to a game this process no longer hosts (another process took it over): refused."""
+
+
 class NameTaken(StoreError):
     """Another player has this name (or one that looks the same)."""
 
@@ -230,7 +235,7 @@ CREATE TABLE IF NOT EXISTS players (id INTEGER PRIMARY KEY, token_hash TEXT UNIQ
     name TEXT NOT NULL, created REAL NOT NULL, name_key TEXT);
 CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, config TEXT NOT NULL,
     status TEXT NOT NULL, created REAL NOT NULL, result TEXT, paused_clocks TEXT, paused_after INTEGER,
-    slug TEXT, creator INTEGER, listed INTEGER NOT NULL DEFAULT 1);
+    slug TEXT, creator INTEGER, listed INTEGER NOT NULL DEFAULT 1, host INTEGER);
 CREATE INDEX IF NOT EXISTS games_by_status ON games (status, id);
 CREATE TABLE IF NOT EXISTS seats (game_id INTEGER NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL,
     player_id INTEGER, bot TEXT, invite_hash TEXT, name TEXT, PRIMARY KEY (game_id, seat));
@@ -256,6 +261,7 @@ CREATE TABLE IF NOT EXISTS analysis (game_id INTEGER PRIMARY KEY, status TEXT NO
 CREATE TABLE IF NOT EXISTS rating_history (player_id INTEGER NOT NULL, key TEXT NOT NULL, game_id INTEGER NOT NULL,
     at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
 CREATE TABLE IF NOT EXISTS bots (player_id INTEGER PRIMARY KEY, info TEXT NOT NULL, since REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS hosts (id INTEGER PRIMARY KEY, note TEXT NOT NULL, started REAL NOT NULL);
 """
 # Made after a version 1 database has its new columns (CREATE TABLE IF NOT EXISTS leaves it as it was).
 _INDEXES = """
@@ -324,9 +330,17 @@ class SqlStore(Store):
             raise StoreError(f"database write failed: {error}") from None
         return out
 
-    def _write(self, statements: List[tuple]) -> None:
-        """Run ``(sql, args)`` statements in one committed transaction."""
+    host_id: Optional[int] = None                     # this process's number when it shares the database
+
+    def _write(self, statements: List[tuple], game: Optional[int] = None) -> None:
+        """Run ``(sql, args)`` statements in one committed transaction.  ``game``: they change that
+        game, so a process sharing the database writes them only while it hosts the game (the row is
+        locked until the commit: a process taking the game over waits for it, then sees the write)."""
         def work() -> None:
+            if game is not None and self.host_id is not None:
+                rows = self._read("SELECT host FROM games WHERE id=? FOR UPDATE", (game,))
+                if not rows or rows[0][0] != self.host_id:
+                    raise GameMoved(f"game {game} is hosted by another process now")
             for sql, args in statements:
                 self._run(sql, args)
         self._transaction(work)
@@ -404,9 +418,9 @@ class SqlStore(Store):
                      listed: bool, status: str) -> StoredGame:
         created = time.time()
         slug = self._new_slug("games")
-        game_id = self._insert("INSERT INTO games (kind, config, status, created, slug, creator, listed) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               (kind, json.dumps(config), status, created, slug, creator, int(listed)))
+        game_id = self._insert("INSERT INTO games (kind, config, status, created, slug, creator, listed, host) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               (kind, json.dumps(config), status, created, slug, creator, int(listed), self.host_id))
         for s in seats:
             self._run("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                       (game_id, s.seat, s.kind, s.player_id, s.bot, s.invite_hash, s.name))
@@ -481,18 +495,19 @@ class SqlStore(Store):
 
     def set_seat(self, game_id: int, seat: StoredSeat) -> None:
         self._write([("UPDATE seats SET kind=?, player_id=?, bot=?, invite_hash=?, name=? WHERE game_id=? AND seat=?",
-                      (seat.kind, seat.player_id, seat.bot, seat.invite_hash, seat.name, game_id, seat.seat))])
+                      (seat.kind, seat.player_id, seat.bot, seat.invite_hash, seat.name, game_id, seat.seat))],
+                    game_id)
 
     def start_game(self, game_id: int, names: Dict[int, str]) -> None:
         """The game begins: its status, and the names its seats' players have now, kept for good."""
         statements = [("UPDATE games SET status='playing' WHERE id=?", (game_id,))]
         statements += [("UPDATE seats SET name=? WHERE game_id=? AND seat=?", (name, game_id, seat))
                        for seat, name in names.items()]
-        self._write(statements)
+        self._write(statements, game_id)
 
     def set_status(self, game_id: int, status: str, result: Optional[Dict[str, Any]] = None) -> None:
         self._write([("UPDATE games SET status=?, result=? WHERE id=?",
-                      (status, json.dumps(result) if result is not None else None, game_id))])
+                      (status, json.dumps(result) if result is not None else None, game_id))], game_id)
 
     def add_action(self, game_id: int, action: StoredAction, status: Optional[str] = None,
                    result: Optional[Dict[str, Any]] = None, ratings: Optional[List[StoredRating]] = None) -> None:
@@ -511,7 +526,7 @@ class SqlStore(Store):
                                "ON CONFLICT (player_id, game_id, key) DO UPDATE SET at=excluded.at, "
                                "rating=excluded.rating, deviation=excluded.deviation",
                                (r.player_id, r.key, game_id, r.updated, r.rating, r.deviation)))
-        self._write(statements)
+        self._write(statements, game_id)
 
     def pause_clocks(self, clocks: Dict[int, List[float]]) -> None:
         statements = []
@@ -670,7 +685,8 @@ class SqliteStore(SqlStore):
             self._run("PRAGMA foreign_keys=OFF")
             self.db.executescript(_TABLES).close()
             fold = fold or (lambda name: name.casefold())
-            self._open_schema({2: lambda: self._upgrade_to_2(fold)})     # 2 -> 3: new tables only (made above)
+            self._open_schema({2: lambda: self._upgrade_to_2(fold),      # 2 -> 3: new tables only (made above)
+                               4: lambda: self._add_column("games", "host INTEGER")})
             self.db.executescript(_INDEXES).close()
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
@@ -682,8 +698,7 @@ class SqliteStore(SqlStore):
         for table, column in (("games", "slug TEXT"), ("games", "creator INTEGER"),
                               ("games", "listed INTEGER NOT NULL DEFAULT 1"), ("seats", "name TEXT"),
                               ("players", "name_key TEXT")):
-            if column.split()[0] not in [r[1] for r in self._read(f"PRAGMA table_info({table})")]:
-                self._run(f"ALTER TABLE {table} ADD COLUMN {column}")
+            self._add_column(table, column)
         for (game_id,) in self._read("SELECT id FROM games WHERE slug IS NULL"):
             self._run("UPDATE games SET slug=? WHERE id=?", (new_slug(), game_id))
         self._run("UPDATE seats SET name=(SELECT name FROM players WHERE players.id=seats.player_id) "
@@ -697,6 +712,11 @@ class SqliteStore(SqlStore):
                 key = fold(new_name)
             taken.add(key)
             self._run("UPDATE players SET name=?, name_key=? WHERE id=?", (new_name, key, player_id))
+
+    def _add_column(self, table: str, column: str) -> None:
+        """``column`` ("name TYPE") added to ``table`` unless it has it (a table made by this version)."""
+        if column.split()[0] not in [r[1] for r in self._read(f"PRAGMA table_info({table})")]:
+            self._run(f"ALTER TABLE {table} ADD COLUMN {column}")
 
     def _run(self, sql: str, args: tuple = ()) -> None:
         # The cursor is closed at once: PyPy's sqlite3 resets a statement only when its cursor is

@@ -6,10 +6,11 @@ The schema is SQLite's with PostgreSQL's types: counted ids are identity columns
 ratings double precision.  Its versions start at 3 (the version SQLite's had when this store came);
 later versions upgrade both databases with the same steps.  ``open_store`` opens either store from
 an address (here, since the SQLite store knows nothing of this one)."""
+import json
 import re
 import threading
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .store import _INDEXES, _TABLES, COUNTED, ServerLock, SqliteStore, SqlStore, StoreError
 
@@ -61,8 +62,8 @@ class PostgresStore(SqlStore):
             raise
 
     def _upgrades(self) -> Dict[int, Callable[[], None]]:
-        """Steps to the current schema from older ones (``SqlStore._open_schema``): none yet."""
-        return {}
+        """Steps to the current schema from older ones (``SqlStore._open_schema``)."""
+        return {4: lambda: self._run("ALTER TABLE games ADD COLUMN IF NOT EXISTS host BIGINT")}
 
     def _sql(self, sql: str) -> str:
         """``?`` marks as psycopg's ``%s`` (each statement's text turned once)."""
@@ -98,6 +99,70 @@ class PostgresStore(SqlStore):
     def server_lock(self) -> ServerLock:
         return AdvisoryLock(self.url, self.where)
 
+    # ----------------------------------------------------------------- processes sharing the database
+    # Each ``serve --shared`` process has a number (a row of ``hosts``) and holds the advisory lock
+    # (HOST_LOCK_CLASS, number) on a connection of its own while it lives: a process is alive exactly
+    # while the database shows that lock.  A game's ``host`` is the process that plays it.
+    def add_host(self, note: str) -> int:
+        """A number for this process (``host_id``; games it makes are its own)."""
+        self.host_id = self._transaction(lambda: self._insert("INSERT INTO hosts (note, started) VALUES (?, ?)",
+                                                               (note, time.time())))
+        return self.host_id
+
+    def live_hosts(self) -> List[int]:
+        """The processes alive now, by number."""
+        return [row[0] for row in self._rows(_LIVE_HOSTS)]
+
+    def game_host(self, game_id: int) -> Tuple[Optional[int], bool]:
+        """The process that hosts the game (None: none), and whether it is alive."""
+        rows = self._rows(f"SELECT host, host IN ({_LIVE_HOSTS}) FROM games WHERE id=?", (game_id,))
+        return (rows[0][0], bool(rows[0][1])) if rows else (None, False)
+
+    def claim_game(self, game_id: int, expected: Optional[int]) -> bool:
+        """The game becomes this process's if its host is still ``expected`` (one of two processes
+        taking it at once wins; a write of the old host in progress finishes first)."""
+        return bool(self._transaction(lambda: self._read(
+            "UPDATE games SET host=? WHERE id=? AND host IS NOT DISTINCT FROM ? RETURNING id",
+            (self.host_id, game_id, expected))))
+
+    def give_game(self, game_id: int, host: int) -> bool:
+        """This process's game handed to the process ``host`` (False: it was not this process's)."""
+        return bool(self._transaction(lambda: self._read(
+            "UPDATE games SET host=? WHERE id=? AND host=? RETURNING id", (host, game_id, self.host_id))))
+
+    def release_game(self, game_id: int) -> None:
+        """This process no longer holds the game in memory: the next process asked for it takes it."""
+        self._write([("UPDATE games SET host=NULL WHERE id=? AND host=?", (game_id, self.host_id))])
+
+    def release_games(self) -> None:
+        """Every game of this process let go (a clean stop: the others take them at once)."""
+        self._write([("UPDATE games SET host=NULL WHERE host=?", (self.host_id,))])
+
+    def orphans(self) -> List[Tuple[int, str, Dict[str, Any]]]:
+        """Games not over whose host is gone (or none): id, status and config, the oldest first."""
+        rows = self._rows("SELECT id, status, config FROM games WHERE status IN ('open', 'playing') "
+                          f"AND (host IS NULL OR host NOT IN ({_LIVE_HOSTS})) ORDER BY id")
+        return [(game_id, status, json.loads(config)) for game_id, status, config in rows]
+
+    def hosted(self, game_ids: List[int]) -> Dict[int, Optional[int]]:
+        """Each game's host."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" * len(game_ids))
+        return dict(self._rows(f"SELECT id, host FROM games WHERE id IN ({marks})", tuple(game_ids)))
+
+    def notify(self, payload: str) -> None:
+        """A message on the bus (``Bus``) to every process sharing the database, this one too."""
+        self._run("SELECT pg_notify(?, ?)", (BUS_CHANNEL, payload))
+
+    def host_lock(self) -> ServerLock:
+        """The lock that says this process is alive (taken once ``add_host`` gave it its number)."""
+        assert self.host_id is not None
+        return AdvisoryLock(self.url, self.where, (HOST_LOCK_CLASS, self.host_id))
+
+    def bus(self, heard: Callable[[str], None]) -> "Bus":
+        return Bus(self.url, self.where, heard)
+
     def close(self) -> None:
         try:
             self.db.close()
@@ -106,6 +171,11 @@ class PostgresStore(SqlStore):
 
 
 SERVER_LOCK_KEY = 7392          # the advisory lock of the serving process (7391: making the tables)
+HOST_LOCK_CLASS = 7393          # (7393, N): process N is alive
+BUS_CHANNEL = "xboard_engine"
+_LIVE_HOSTS = ("SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = 7393 "
+               "AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database "
+               "WHERE datname = current_database())")
 
 
 class AdvisoryLock(ServerLock):
@@ -113,10 +183,20 @@ class AdvisoryLock(ServerLock):
     lets go of it when that connection ends, as it does when the process dies); the holder's note
     is its connection's application name."""
 
-    def __init__(self, url: str, where: str) -> None:
+    def __init__(self, url: str, where: str, key: Tuple[int, ...] = (SERVER_LOCK_KEY,)) -> None:
         self.url = url
         self.where = where
+        self.key = key                  # one bigint, or two ints (PostgreSQL keeps them apart)
         self.db: Any = None
+
+    def _lock_sql(self, function: str) -> str:
+        return f"SELECT {function}({', '.join(['%s'] * len(self.key))})"
+
+    def _held_where(self) -> str:
+        """pg_locks' columns for this lock (one bigint: classid is its high half, objsubid 1)."""
+        if len(self.key) == 1:
+            return f"classid = 0 AND objid = {int(self.key[0])} AND objsubid = 1"
+        return f"classid = {int(self.key[0])} AND objid = {int(self.key[1])} AND objsubid = 2"
 
     def _connect(self, name: str) -> Any:
         # A machine that stops answering: PostgreSQL drops its connection, and with it the lock, after
@@ -135,8 +215,8 @@ class AdvisoryLock(ServerLock):
         db = self._connect(note)
         try:
             if wait:
-                db.execute("SELECT pg_advisory_lock(%s)", (SERVER_LOCK_KEY,))
-            elif not db.execute("SELECT pg_try_advisory_lock(%s)", (SERVER_LOCK_KEY,)).fetchone()[0]:
+                db.execute(self._lock_sql("pg_advisory_lock"), self.key)
+            elif not db.execute(self._lock_sql("pg_try_advisory_lock"), self.key).fetchone()[0]:
                 db.close()
                 return False
         except psycopg.Error as error:
@@ -149,8 +229,8 @@ class AdvisoryLock(ServerLock):
         db = self._connect("xboard-engine: who serves")
         try:
             row = db.execute("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-                             "WHERE l.locktype = 'advisory' AND l.objid = %s AND l.granted "
-                             "AND a.datname = current_database()", (SERVER_LOCK_KEY,)).fetchone()
+                             f"WHERE l.locktype = 'advisory' AND l.{self._held_where().replace(' AND ', ' AND l.')} "
+                             "AND l.granted AND a.datname = current_database()").fetchone()
             return row[0] if row else ""
         finally:
             db.close()
@@ -160,8 +240,8 @@ class AdvisoryLock(ServerLock):
         def check() -> None:
             while self.db is not None:
                 try:
-                    held = self.db.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s "
-                                           "AND pid = pg_backend_pid() AND granted", (SERVER_LOCK_KEY,)).fetchone()[0]
+                    held = self.db.execute(f"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND "
+                                           f"{self._held_where()} AND pid = pg_backend_pid() AND granted").fetchone()[0]
                 except Exception:
                     held = 0
                 if not held and self.db is not None:
@@ -171,6 +251,45 @@ class AdvisoryLock(ServerLock):
         threading.Thread(target=check, name="server-lock", daemon=True).start()
 
     def release(self) -> None:
+        db, self.db = self.db, None
+        if db is not None:
+            try:
+                db.close()
+            except Exception:
+                pass
+
+
+class Bus:
+    """PostgreSQL's LISTEN/NOTIFY as the message bus of the processes sharing a database: a thread
+    of its own listens on a connection of its own and hands each message's text to ``heard`` (called
+    on that thread).  Messages are sent with ``PostgresStore.notify``, delivered when the sender's
+    transaction commits, in order, to every listening process."""
+
+    def __init__(self, url: str, where: str, heard: Callable[[str], None]) -> None:
+        self.url, self.where, self.heard = url, where, heard
+        self.db: Any = None
+
+    def start(self, lost: Callable[[], None]) -> None:
+        """Listening from now on (before this returns); ``lost()`` if the connection ever ends."""
+        try:
+            self.db = psycopg.connect(self.url, autocommit=True, connect_timeout=10, keepalives=1,
+                                      keepalives_idle=5, keepalives_interval=2, keepalives_count=3,
+                                      application_name="xboard-engine: bus")
+            self.db.execute(f"LISTEN {BUS_CHANNEL}")
+        except psycopg.Error as error:
+            raise StoreError(f"cannot listen on the database {self.where}: {str(error).strip()}") from None
+
+        def listen() -> None:
+            try:
+                for note in self.db.notifies():
+                    self.heard(note.payload)
+            except Exception:
+                pass
+            if self.db is not None:
+                lost()
+        threading.Thread(target=listen, name="bus", daemon=True).start()
+
+    def stop(self) -> None:
         db, self.db = self.db, None
         if db is not None:
             try:
