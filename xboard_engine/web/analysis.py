@@ -146,7 +146,9 @@ class Analyst:
     # ----------------------------------------------------------------- the queue
     def start(self) -> None:
         """At start-up (the store read at once: nobody is served yet)."""
-        self.queue.extend(g for g in self.hall.store.sync.queued_analyses() if g not in self.queue)
+        shared = self.hall.shared                   # (several processes: the lobby's resumes the queue)
+        if shared is None or shared.lobby:
+            self.queue.extend(g for g in self.hall.store.sync.queued_analyses() if g not in self.queue)
         self._wake = asyncio.Event()
         self._task = asyncio.ensure_future(self._run())
         if self.queue:

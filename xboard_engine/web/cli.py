@@ -7,10 +7,12 @@ opens the browser, and every page is that person's, so they may take every seat 
 the engines named here, or watch them play each other; its games are kept in DATA_DIR too (the
 old local board's files there are read once and left as they were)."""
 import argparse
+import asyncio
 import os
 import shlex
 import socket
 import sys
+import time
 import webbrowser
 from typing import Any, List, Optional, Tuple
 from urllib.parse import urlsplit
@@ -18,6 +20,7 @@ from urllib.parse import urlsplit
 from ..match.engines import EngineConfig
 
 OWN_ENGINE = "xboard-engine"
+SHARED_MARK = "(shared)"            # begins the lock note of a process started with --shared
 
 
 def _default_data_dir(local: bool) -> str:
@@ -80,6 +83,11 @@ def _parser(local: bool) -> argparse.ArgumentParser:
                         help="the address people reach the server at, through a TLS reverse proxy "
                              "(e.g. https://chess.example.org): pages and WebSockets must come from it, "
                              "and the player cookie is Secure when it is https")
+    parser.add_argument("--shared", action="store_true",
+                        help="one of several server processes on one PostgreSQL database (on this machine or "
+                             "others, behind one reverse proxy): each plays the games given to it, one serves "
+                             "the lobby, and the others take over the games and the lobby of one that stops "
+                             "(every process of the database needs --shared)")
     parser.add_argument("--grace", type=float, default=60.0,
                         help="seconds a disconnected player has before the opponent may claim (default %(default)s)")
     parser.add_argument("--first-move", type=float, default=30.0,
@@ -109,6 +117,8 @@ def _serve_alone(store: Any, name: str, port: int) -> Any:
     from .store import StoreError
     lock = store.server_lock()
     note = f"{socket.gethostname()} pid {os.getpid()} port {port}"
+    if _shared_processes(store):
+        return None
     try:
         if not lock.take(False, note):
             print(f"{name}: another server process serves {store.where} ({lock.holder() or 'who, unknown'}); "
@@ -118,6 +128,9 @@ def _serve_alone(store: Any, name: str, port: int) -> Any:
     except StoreError as error:
         sys.stderr.write(f"{name}: {error}\n")
         return None
+    if _shared_processes(store):             # (started while this one waited)
+        lock.release()
+        return None
 
     def lost() -> None:
         sys.stderr.write(f"{name}: lost the lock on {store.where} (the database went away); stopping at once, "
@@ -126,6 +139,74 @@ def _serve_alone(store: Any, name: str, port: int) -> Any:
         os._exit(3)
     lock.watch(lost)
     return lock
+
+
+def _shared_processes(store: Any) -> bool:
+    """Processes started with --shared serve the database (then one without it must not: it would
+    play their games beside them): said, and True."""
+    if hasattr(store, "live_hosts") and store.live_hosts():
+        sys.stderr.write(f"xboard-engine serve: processes started with --shared serve {store.where}: start this "
+                         "one with --shared too (a process without it would play their games beside them)\n")
+        return True
+    return False
+
+
+def _share(store: Any, name: str, port: int) -> Any:
+    """This process's part among several on the database: its number, the lock that says it is
+    alive, the bus, and the server lock (the lobby) now if free, else when the process holding it
+    stops.  The ``Shared`` to give the hall (its ``hall`` set later), or None if it cannot."""
+    import threading
+    from .shared import Shared
+    from .store import StoreError
+    note = f"{SHARED_MARK} {socket.gethostname()} pid {os.getpid()} port {port}"
+
+    def lost() -> None:
+        sys.stderr.write(f"{name}: lost the database {store.where}; stopping at once, since the other "
+                         "processes take this one's games over\n")
+        sys.stderr.flush()
+        os._exit(3)
+    try:
+        host_id = store.add_host(note)
+        alive = store.host_lock()
+        alive.take(False, note)
+        alive.watch(lost)
+        shared = Shared(None, host_id)          # type: ignore[arg-type]
+        shared.keep = [alive]                    # type: ignore[attr-defined]
+        bus = store.bus(shared.heard)
+        bus.start(lost)
+        lobby = store.server_lock()
+        shared.keep += [bus, lobby]              # type: ignore[attr-defined]
+        if lobby.take(False, note):
+            lobby.watch(lost)
+            shared.lobby = True
+            print(f"{name}: process {host_id} serves the lobby and games of {store.where}", flush=True)
+            return shared
+        holder = lobby.holder()
+    except StoreError as error:
+        sys.stderr.write(f"{name}: {error}\n")
+        return None
+    if holder and not holder.startswith(SHARED_MARK):
+        sys.stderr.write(f"{name}: a server process without --shared serves {store.where} ({holder}): "
+                         "stop it and start every process with --shared\n")
+        bus.stop()
+        alive.release()
+        return None
+    print(f"{name}: process {host_id} serves games of {store.where}; the lobby is another's "
+          f"({holder or 'who, unknown'}), taken over if it stops", flush=True)
+
+    def wait_for_lobby() -> None:
+        try:
+            lobby.take(True, note)
+        except StoreError as error:
+            sys.stderr.write(f"{name}: {error}\n")
+            lost()
+        lobby.watch(lost)
+        while shared.loop is None:
+            time.sleep(0.1)
+        print(f"{name}: process {host_id} took the lobby over", flush=True)
+        asyncio.run_coroutine_threadsafe(shared.become_lobby(), shared.loop)
+    threading.Thread(target=wait_for_lobby, name="lobby-lock", daemon=True).start()
+    return shared
 
 
 def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
@@ -158,8 +239,19 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
         what = "the database" if args.database else "the data directory"
         sys.stderr.write(f"{name}: cannot use {what}: {error}\n")
         return 2
-    serving = None if local else _serve_alone(store, name, args.port)     # held while this process lives
-    if not local and serving is None:
+    shared = None
+    if not local and args.shared:
+        if not hasattr(store, "add_host"):
+            sys.stderr.write(f"{name}: --shared needs a PostgreSQL database (--database postgresql://...): "
+                             "a SQLite file is served by one process\n")
+            store.close()
+            return 2
+        shared = _share(store, name, args.port)
+        if shared is None:
+            store.close()
+            return 2
+    serving = None if local or shared else _serve_alone(store, name, args.port)   # held while this process lives
+    if not local and not shared and serving is None:
         return 2
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
@@ -195,6 +287,8 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
         proxies = set(args.trusted_proxy or (["127.0.0.1", "::1"] if public_url else []))
         gate = Gate(hosts, origins, secure, args.max_connections, proxies)
     hall = Hall(store, pool, policy, engines=engines)
+    if shared is not None:
+        shared.hall, hall.shared = hall, shared
     app = make_app(hall, gate)
     url = f"http://{shown}:{port}/"
     public = f"; people reach it at {public_url}/" if public_url else ""

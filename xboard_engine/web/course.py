@@ -23,7 +23,7 @@ def next_turn(hall: "Hall", room: Room) -> None:
     if room.timer:
         room.timer.cancel()
         room.timer = None
-    if room.status != "playing" or room.table.over or hall.stopping:
+    if room.status != "playing" or room.table.over or hall.stopping or room.gone:
         return
     seat = room.table.seat_to_move()
     if seat is not None and room.seats[seat].kind == "bot" and not room.bot_busy:
@@ -93,7 +93,7 @@ async def _timer(hall: "Hall", room: Room) -> None:
     """The timer's work, under the room's lock: what is due is worked out again there (a move made
     meanwhile may have stopped the clock, or the game may have ended)."""
     async with room.lock:
-        if room.status != "playing" or room.table.over or hall.stopping:
+        if room.status != "playing" or room.table.over or hall.stopping or room.gone:
             return
         seat = room.table.flag()
         if seat is not None:
@@ -196,6 +196,8 @@ async def _bot_move(hall: "Hall", room: Room, seat: int, at: int) -> None:
     finally:
         room.bot_busy = False
     async with room.lock:
+        if room.gone:                              # read again elsewhere (or here) meanwhile: its own bots play
+            return
         if hall.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat \
                 or room.status != "playing":
             next_turn(hall, room)

@@ -17,7 +17,7 @@ from .analysis import Analyst
 from .bots import BotPool
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
-from .store import AsyncStore, NameTaken, Store, StoredAction, StoredGame, StoredSeat
+from .store import AsyncStore, GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from .tables import TWO_LEVELS, Refused
 
 
@@ -70,6 +70,7 @@ class Hall:
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
         self.stopping = False
+        self.shared: Optional[Any] = None                      # shared.Shared: one of several processes on the database
         pool.on_thinking = self._pool_thinking
 
     @property
@@ -79,6 +80,13 @@ class Hall:
     def lobby_changed(self) -> None:
         if self.on_lobby_change:
             self.on_lobby_change()
+
+    def room_changed(self, room: Room) -> None:
+        """What the lobby lists of a game changed (a seat taken): with several processes, the
+        lobby's process reads it again."""
+        self.lobby_changed()
+        if self.shared is not None:
+            self.spawn(self.shared.changed(room))
 
     def spawn(self, work: Awaitable[Any]) -> "asyncio.Future[Any]":
         """Work begun outside a page's message (a timer, a bot's move, a page closing): kept until it
@@ -153,9 +161,16 @@ class Hall:
             except NameTaken:
                 raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
             player["name"] = name
-        for room in self.rooms.values():             # a game that has begun keeps the name it began with
-            if player["id"] in room.names and room.status == "open":
-                room.names[player["id"]] = name
+        self.renamed(player["id"], name)
+        if self.shared is not None:                  # the challenges other processes host
+            await self.shared.send(t="rename", player=player["id"], name=name)
+
+    def renamed(self, player_id: int, name: str) -> None:
+        """A player's new name in the challenges here (a game that has begun keeps the name it
+        began with)."""
+        for room in self.rooms.values():
+            if player_id in room.names and room.status == "open":
+                room.names[player_id] = name
                 room.broadcast()
         self.lobby_changed()
 
@@ -181,11 +196,17 @@ class Hall:
         return await asyncio.shield(loading)
 
     async def _load(self, game_id: int) -> Optional[Room]:
+        """(Several processes: raises ``shared.Elsewhere`` if another live process hosts the game.)"""
         stored = await self.store.game(game_id)
         if stored is None:
             return None
-        room = await self._rebuild(stored)
-        return self._install(room)
+        if self.shared is not None and not await self.shared.may_host(stored):
+            from .shared import Elsewhere
+            raise Elsewhere(stored.slug)
+        room = self._install(await self._rebuild(stored))
+        if room.status == "playing":                   # read again (another process's, or a failed save)
+            self._go_on(room, time.monotonic())
+        return room
 
     def _install(self, room: Room) -> Room:
         self.rooms[room.id] = room
@@ -209,9 +230,14 @@ class Hall:
         return await self.room(game_id) if game_id is not None else None
 
     def forget(self, room: Room) -> None:
-        """A room out of memory (rebuilt from the store when someone looks again)."""
-        self.rooms.pop(room.id, None)
-        self.slugs.pop(room.slug, None)
+        """A room out of memory (rebuilt from the store when someone looks again; with several
+        processes, by whichever is asked)."""
+        if self.rooms.get(room.id) is room:
+            self.rooms.pop(room.id, None)
+            self.slugs.pop(room.slug, None)
+        room.gone = True
+        if self.shared is not None:
+            self.spawn(self.shared.release(room.id))
 
     async def _rebuild(self, stored: StoredGame) -> Room:
         seats, actions = await asyncio.gather(self.store.seats(stored.id), self.store.actions(stored.id))
@@ -261,10 +287,34 @@ class Hall:
         """A game has ended (with a result or aborted): a tournament's next pairings follow."""
         if room.config.get("tournament"):
             await tournaments.game_ended(self, room)
+        if self.shared is not None:
+            await self.shared.changed(room)
+
+    def started(self, room: Room) -> None:
+        """A game has begun (its lock held)."""
+        if self.shared is not None:
+            self.shared.started(room)
+
+    async def place(self, room: Room) -> None:
+        """A game just made, before anyone is sent its address: with several processes, it may go
+        to another."""
+        if self.shared is not None:
+            await self.shared.place(room)
+
+    def _go_on(self, room: Room, now: float) -> None:
+        """A game being played, read back into memory: nobody is connected yet (grace from now),
+        its clock and bots go on."""
+        for s in room.seats:
+            if s.player_id is not None and not room.connected(s.player_id):
+                room.away_since[s.player_id] = now
+        course.next_turn(self, room)
 
     def resume(self) -> int:
         """After a start, before anyone is served (the plain store, read at once): every unfinished
-        game back in memory, clocks and bots going.  The count."""
+        game back in memory, clocks and bots going.  The count.  (Several processes: nothing here;
+        ``Shared`` takes the games without a host, and the lobby's process the tournaments.)"""
+        if self.shared is not None:
+            return 0
         tournaments.load(self)
         store = self.store.sync
         count = 0
@@ -276,11 +326,7 @@ class Hall:
                     names = store.player_names([s.player_id for s in seats if s.player_id is not None])
                     room = self._install(self._build(stored, seats, store.actions(stored.id), names))
                 if room.status == "playing":
-                    now = time.monotonic()
-                    for s in room.seats:                # nobody is connected yet: grace from now
-                        if s.player_id is not None:
-                            room.away_since[s.player_id] = now
-                    course.next_turn(self, room)
+                    self._go_on(room, time.monotonic())
                 count += 1
         return count
 
@@ -295,6 +341,9 @@ class Hall:
             if room.status == "playing" and not room.table.over and room.table.clocks():
                 clocks[room.id] = room.table.clocks()
         await self.store.pause_clocks(clocks)
+        if self.shared is not None:
+            self.shared.stop()
+            await self.store.release_games()        # the other processes take them at once
         for room in self.rooms.values():
             course.let_engines_go(self, room)
         self.engine_threads.shutdown(wait=False)
@@ -304,7 +353,8 @@ class Hall:
         challenges past their time expire; finished games nobody looks at leave memory (they are
         rebuilt from the store when someone does)."""
         minutes = self.policy.challenge_minutes
-        for t in list(self.tournaments.values()):
+        lobby = self.shared is None or self.shared.lobby
+        for t in list(self.tournaments.values()) if lobby else []:
             if t.status in ("waiting", "running"):
                 before = (t.status, len(t.games), len(t.byes))
                 await tournaments.advance(self, t)
@@ -491,6 +541,9 @@ class Hall:
                     result["ratings"] = kept
             action = StoredAction(room.actions, seat, kind, stored_text, room.table.clocks(), time.time())
             await self.store.add_action(room.id, action, status, result, changes)
+        except GameMoved:
+            self.shared.unload(room)              # another process took the game: the pages go there
+            raise Refused("the game moved to another server process; this page connects to it again") from None
         except Exception:
             self.forget(room)                     # memory is ahead of the store: rebuild from it
             raise Refused("the server could not save that; try again") from None

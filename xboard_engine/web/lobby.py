@@ -95,14 +95,30 @@ async def lobby_view(hall: Hall) -> Dict[str, Any]:
     while away:                               # (again for a game that left memory meanwhile)
         seats.update(zip(away, await asyncio.gather(*[hall.store.seats(game_id) for game_id in away])))
         away = [g.id for g in finished if g.id not in hall.rooms and g.id not in seats]
-    rooms = sorted(hall.rooms.values(), key=lambda r: -r.created)
-    challenges = [r for r in rooms if r.status == "open" and r.listed and any(s.kind == "open" for s in r.seats)]
-    playing = [r for r in rooms if r.status == "playing" and r.listed]
-    return {"type": "lobby", "challenges": [_room_entry(hall, r) for r in challenges[:SHOWN]],
+    games = _unfinished(hall)
+    challenges = [g for g in games if g[1].status == "open" and g[1].listed and any(s.kind == "open" for s in g[2])]
+    playing = [g for g in games if g[1].status == "playing" and g[1].listed]
+    return {"type": "lobby", "challenges": [_entry_of(hall, g) for g in challenges[:SHOWN]],
             "challengeCount": len(challenges),
-            "playing": [_room_entry(hall, r) for r in playing[:SHOWN]], "playingCount": len(playing),
+            "playing": [_entry_of(hall, g) for g in playing[:SHOWN]], "playingCount": len(playing),
             "finished": [entry(hall, g, seats.get(g.id)) for g in finished], "tournaments": tournaments.lobby_part(hall),
             "bots": bot_accounts.lobby_part(hall), **seeks.lobby_part(hall)}
+
+
+def _unfinished(hall: Hall) -> List[Any]:
+    """The games not over, the newest first: (room or None, game, seats), the rooms in memory
+    here and (several processes) the games other processes host, as the lobby's process last read
+    them."""
+    games: List[Any] = [(r, r, r.seats) for r in hall.rooms.values() if r.status in ("open", "playing")]
+    if hall.shared is not None:
+        games += [(None, g, seats) for g, seats in hall.shared.directory.values() if g.id not in hall.rooms]
+    games.sort(key=lambda g: -g[1].created)
+    return games
+
+
+def _entry_of(hall: Hall, game: Any) -> Dict[str, Any]:
+    room, stored, seats = game
+    return _room_entry(hall, room) if room is not None else entry(hall, stored, seats)
 
 
 def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
@@ -112,10 +128,10 @@ def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
     if pid is None:
         return []
     out = []
-    for room in sorted(hall.rooms.values(), key=lambda r: -r.created):
-        if room.status in ("open", "playing") and (room.owned_by(pid) or room.creator == pid):
-            item = _room_entry(hall, room)
-            item["creator"] = room.creator == pid
+    for game in _unfinished(hall):
+        if game[1].creator == pid or any(s.kind == "player" and s.player_id == pid for s in game[2]):
+            item = _entry_of(hall, game)
+            item["creator"] = game[1].creator == pid
             out.append(item)
     return out
 

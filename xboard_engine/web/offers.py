@@ -140,6 +140,7 @@ async def rematch(hall: "Hall", viewer: Viewer, room: Room, data: Dict[str, Any]
     async with new.lock:
         new.names = await hall.store.player_names(sorted(room.people()))    # their names now
         await start_game(hall, new)
+    await hall.place(new)
     room.next_game = new.slug
     room.rematch.clear()
     room.broadcast()

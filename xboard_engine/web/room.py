@@ -29,6 +29,7 @@ class Viewer:
 
     def __init__(self, send: Callable[[str], Any], token: Optional[str], address: str) -> None:
         self.send = send                 # queues text for the page (never blocks)
+        self.close: Callable[[int, str], Any] = lambda code, reason: None     # closes it (after what was queued)
         self.token = token
         self.address = address
         self.player: Optional[Dict[str, Any]] = None     # {"id", "name"} once known
@@ -78,6 +79,7 @@ class Room:
         self.table: Table = make_table(stored.kind, stored.config, self.players(), stored.id)
         self.names: Dict[int, str] = {}              # player id -> name now (before the game begins)
         self.saving = False                          # an action is on the table, not yet in the store
+        self.gone = False                            # out of the hall's memory (its timers and bots stop)
         self._lock: Optional[asyncio.Lock] = None
 
     @property

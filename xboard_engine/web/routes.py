@@ -16,6 +16,7 @@ from .lobby import leaderboards, lobby_hello, lobby_view, player_page, your_game
 from .pictures import add_picture_routes
 from .room import Room, Viewer
 from .seating import cancel, create
+from .shared import Elsewhere
 from .tables import Refused
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -72,6 +73,16 @@ def not_found(text: str = "There is no such page here.") -> web.Response:
     return web.Response(status=404, text=body, content_type="text/html")
 
 
+def elsewhere(what: str) -> web.Response:
+    """Several processes share the database and another serves this (the proxy asks the next one;
+    a page that still gets this reloads by itself)."""
+    body = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>One moment</title>'
+            f'<meta http-equiv="refresh" content="2"><link rel="stylesheet" href="/static/site.css"></head>'
+            f'<body class="plain"><main><h1>One moment</h1><p>{html.escape(what)} is served by another server '
+            f'process, which is starting; this page reloads in 2 seconds.</p></main></body></html>')
+    return web.Response(status=503, text=body, content_type="text/html", headers={"Retry-After": "2"})
+
+
 def make_app(hall: Hall, gate: Gate) -> web.Application:
     lobby_dirty = {"pending": False}
     collector = Collector()
@@ -94,14 +105,22 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
 
     hall.on_lobby_change = lobby_changed
 
+    game_paths = ("/g/", "/ws/g/", "/static/", "/piece/", "/piece8/")
+
     @web.middleware
     async def host_check(request: web.Request, handler):
         if request.host.lower() not in gate.hosts:
             return web.Response(status=403, text="forbidden host\n")
-        try:
-            response = await handler(request)
-        except web.HTTPNotFound:
-            response = not_found()
+        shared = hall.shared
+        if shared is not None and not shared.lobby and not request.path.startswith(game_paths):
+            response = elsewhere("The lobby")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPNotFound:
+                response = not_found()
+            except Elsewhere:
+                response = elsewhere("This game")
         if isinstance(response, web.Response) and (response.content_type or "").startswith("text/html"):
             if COOKIE not in request.cookies and not gate.owner_token:
                 response.set_cookie(COOKIE, secrets.token_urlsafe(24), max_age=10 * 365 * 86400, path="/",
@@ -237,6 +256,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                     return
 
         viewer = Viewer(send, gate.token(request), address)
+        viewer.close = lambda code, reason: queue.put_nowait((code, reason.encode()))
         writing = asyncio.ensure_future(writer())
         try:
             await hall.identify(viewer)
@@ -276,7 +296,11 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
 
     async def lobby_message(viewer: Viewer, text: str) -> None:
         async def cancel_game(data: Dict[str, Any]) -> None:
-            room = await hall.room_at(data.get("gameId"))
+            try:
+                room = await hall.room_at(data.get("gameId"))
+            except Elsewhere:                   # a challenge another process hosts: it is told
+                await hall.shared.cancel(data.get("gameId"), viewer.player_id)
+                return
             if room is None:
                 raise Refused("no such game")
             async with room.lock:
@@ -328,6 +352,10 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         count = hall.resume()
         if count:
             print(f"xboard-engine serve: {count} unfinished games resumed", flush=True)
+        if hall.shared is not None:
+            hall.shared.start()
+            if hall.shared.lobby:
+                await hall.shared.become_lobby()
         app["sweeper"] = asyncio.ensure_future(sweeping())
         app["collector"] = asyncio.ensure_future(collecting())
         hall.analyst.start()
@@ -335,6 +363,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
 
     async def on_shutdown(app: web.Application) -> None:
         app["sweeper"].cancel()
+        if hall.shared is not None:
+            hall.shared.stop()
         app["collector"].cancel()
         hall.analyst.stop()
         await hall.pause()

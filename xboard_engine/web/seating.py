@@ -89,6 +89,7 @@ async def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str
         if not waiting:
             await start_game(hall, room)
     hall.lobby_changed()
+    await hall.place(room)
     return {"type": "created", "gameId": room.slug, "path": f"/g/{room.slug}",
             "invites": [{"seat": s, "label": room.table.seat_labels[s], "path": f"/g/{room.slug}#seat={s}&invite={secret}"}
                         for s, secret in invites]}
@@ -113,12 +114,16 @@ def _bot(hall: "Hall", kind: str, number: int, entry: Dict[str, Any]) -> str:
 def unfinished(hall: "Hall", player_id: int, boards: bool = False) -> List[Room]:
     """The games not yet over that the player plays in or made (an engine game, a challenge for
     others); their analysis boards only if ``boards`` (those have a limit of their own)."""
-    return [r for r in hall.rooms.values() if r.status in ("open", "playing")
+    mine = [r for r in hall.rooms.values() if r.status in ("open", "playing")
             and (player_id in r.people() or r.creator == player_id) and boards == bool(r.config.get("analysis"))]
+    if hall.shared is not None and not boards:        # (an analysis board stays with its maker)
+        mine += [g for g in hall.shared.elsewhere() if player_id in g.people() or g.creator == player_id]
+    return mine
 
 
 def bot_games(hall: "Hall") -> int:
-    """Games with bots being played now (a challenge still waiting for players holds no bot)."""
+    """Games with bots being played now (a challenge still waiting for players holds no bot); with
+    several processes, this process's (each has its bot workers)."""
     return sum(1 for room in hall.rooms.values() if room.status == "playing" and room.has_bot())
 
 
@@ -190,7 +195,7 @@ async def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret:
         await start_game(hall, room)
     viewer.send(wire.dumps(hall.hello(room, viewer)))
     room.broadcast()
-    hall.lobby_changed()
+    hall.room_changed(room)
 
 
 async def bots_take_free_seats(hall: "Hall", room: Room) -> None:
@@ -268,6 +273,7 @@ async def start_game(hall: "Hall", room: Room) -> None:
             room.away_since.setdefault(s.player_id, now)
     next_turn(hall, room)
     bot_accounts.game_started(hall, room)
+    hall.started(room)
 
 
 async def cancel(hall: "Hall", viewer: Viewer, room: Room) -> None:

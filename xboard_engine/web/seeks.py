@@ -162,6 +162,7 @@ async def _pair(hall: "Hall", waiting: Seek, new: Seek) -> None:
     async with room.lock:
         room.names = {s.player_id: s.name for s in people}
         await start_game(hall, room)
+    await hall.place(room)
     message = wire.dumps({"type": "paired", "gameId": room.slug, "path": f"/g/{room.slug}"})
     for s in people:
         s.viewer.send(message)

@@ -228,11 +228,12 @@ function liveSocket(path, handlers) {
     state.ws = ws;
     ws.onopen = () => { state.retry = 0; document.body.dataset.connected = "1"; if (handlers.open) handlers.open(ws); };
     ws.onmessage = (event) => handlers.message(JSON.parse(event.data));
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (state.ws !== ws) return;
       document.body.dataset.connected = "0";
       if (state.hidden) return;
-      const wait = Math.min(8000, 500 * 2 ** state.retry);
+      // 4001: the game moved to another server process (at once, through the same address).
+      const wait = event.code === 4001 ? 0 : Math.min(8000, 500 * 2 ** state.retry);
       state.retry += 1;
       if (handlers.lost) handlers.lost();
       state.timer = setTimeout(open, wait);
