@@ -2,8 +2,11 @@
 pages and their WebSockets, passed to whichever upstream process is serving (a standby listens only
 once it has taken over; a refused or dead upstream is skipped: ``max_fails=0`` keeps nginx from
 marking both down while one is dead and the other not yet serving, so each request tries each in
-turn; a refused connection on one machine costs nothing, a dead machine ``proxy_connect_timeout``).  Used by scripts/live_load.py
-``--standby`` and tests/test_web_standby.py; the README's site file is the same ``location``."""
+turn; a refused connection on one machine costs nothing, a dead machine ``proxy_connect_timeout``).
+Several ``serve --shared`` processes: a game's pages go first to the process its address hashes
+to, and a process that does not serve what is asked answers 503, so nginx asks the next one.
+Used by scripts/live_load.py (``--standby``, ``--shared``), tests/test_web_standby.py and
+tests/test_web_shared.py; the README's site file is the same ``server``."""
 import os
 import shutil
 import socket
@@ -26,17 +29,26 @@ http {{
     upstream live {{
 {servers}
     }}
+    upstream games {{
+        hash $game consistent;
+{servers}
+    }}
     server {{
         listen 127.0.0.1:{front};
+        proxy_http_version 1.1;
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_set_header Upgrade $http_upgrade;
+        proxy_set_header Connection $connection_upgrade;
+        proxy_read_timeout 1h;
+        proxy_connect_timeout 2s;
+        proxy_next_upstream error timeout http_503 non_idempotent;
+        proxy_next_upstream_tries 0;
+        location ~ ^/(?:ws/)?g/(?<game>[A-Za-z0-9]+) {{
+            proxy_pass http://games;
+        }}
         location / {{
             proxy_pass http://live;
-            proxy_http_version 1.1;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_read_timeout 1h;
-            proxy_connect_timeout 2s;
         }}
     }}
 }}

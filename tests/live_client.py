@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
+from xboard_engine.web.shared import MOVED
 from xboard_engine.web.wire import whole_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,21 +22,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The database of every `serve` the tests start: "sqlite" (DATA_DIR/live.sqlite3), or "postgresql"
 # (a new database on the tests' PostgreSQL server, tests/postgres_helpers.py), as .ci/run's second
-# pass over the server's tests sets it.
+# pass over the server's tests sets it; "postgresql-shared": that, each server started with
+# --shared (one of several processes on the database, alone: it serves the lobby and every game,
+# through the code that shares them out).
 SERVER_STORE = os.environ.get("XBOARD_ENGINE_TEST_SERVER_STORE", "sqlite")
+SHARED = SERVER_STORE == "postgresql-shared"
 
 
 class LiveServer:
     """``xboard-engine serve`` running in a child process (``web``, one person's, always on SQLite)."""
 
     def __init__(self, data_dir: str, *args: str, port: int = 0, local: bool = False, start: bool = True,
-                 database: Optional[str] = None) -> None:
+                 database: Optional[str] = None, shared: bool = True) -> None:
         self.data_dir = str(data_dir)
         self.args = list(args)
         self.port = port
         self.local = local
+        self.shared = SHARED and not local and shared
         self.database = database                     # a PostgreSQL address (another server's, or a new one)
-        if SERVER_STORE == "postgresql" and not local and database is None:
+        if SERVER_STORE.startswith("postgresql") and not local and database is None:
             import atexit
             import postgres_helpers
             self.database = postgres_helpers.new_database()
@@ -49,7 +54,7 @@ class LiveServer:
         return open_store(self.database or os.path.join(self.data_dir, "live.sqlite3"))
 
     def start(self) -> None:
-        command = ["web", "--no-browser"] if self.local else ["serve"]
+        command = ["web", "--no-browser"] if self.local else ["serve"] + (["--shared"] if self.shared else [])
         database = ["--database", self.database] if self.database else []
         self.said: List[str] = []
         self.proc = subprocess.Popen(
@@ -136,6 +141,7 @@ class Client:
     async def connect(self, path: str, origin: Optional[str] = None) -> "Client":
         headers = {"Origin": origin or self.origin or self.server.url}
         self.ws = await self.session.ws_connect(self.server.url + path, headers=headers)
+        self.path, self.headers = path, headers
         self.inbox = []
         self.last_state: Optional[Dict[str, Any]] = None
         return self
@@ -147,6 +153,9 @@ class Client:
     async def receive(self, timeout: float = 10.0) -> Dict[str, Any]:
         assert self.ws is not None
         msg = await self.ws.receive(timeout=timeout)
+        if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED) and self.ws.close_code == MOVED:
+            await self._follow()                    # the game moved to another process: as a page does
+            return await self.receive(timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"connection ended: {msg.type} {msg.data!r} {msg.extra!r}")
         data = json.loads(msg.data)
@@ -156,6 +165,19 @@ class Client:
             self.last_state = data
         self.inbox.append(data)
         return data
+
+    async def _follow(self) -> None:
+        """Connect again to the same path (through the proxy, to the game's new process)."""
+        self.moves_followed = getattr(self, "moves_followed", 0) + 1
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                self.ws = await self.session.ws_connect(self.server.url + self.path, headers=self.headers)
+                return
+            except aiohttp.ClientError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.1)
 
     async def wait_for(self, kind: str, timeout: float = 10.0, **fields: Any) -> Dict[str, Any]:
         """The next message of ``kind`` whose fields (where given) match."""

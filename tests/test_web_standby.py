@@ -39,8 +39,9 @@ def test_a_standby_takes_over_a_killed_server_behind_nginx_and_the_game_goes_on(
     ports = [free_port(), free_port()]
     nginx = NginxFront(str(tmp_path), ports).start()
     public = ["--public-url", nginx.url, "--first-move", "0"]
-    first = LiveServer(tmp_path / "data", *public, port=ports[0])
-    standby = LiveServer(tmp_path / "data", *public, port=ports[1], start=False, database=first.database)
+    first = LiveServer(tmp_path / "data", *public, port=ports[0], shared=False)
+    standby = LiveServer(tmp_path / "data", *public, port=ports[1], start=False, database=first.database,
+                         shared=False)
     waiting = threading.Thread(target=standby.start)          # returns once it serves
     waiting.start()
     front = Front(nginx.url)

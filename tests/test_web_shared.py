@@ -1,0 +1,211 @@
+"""Several `serve --shared` processes on one PostgreSQL behind a real nginx (Debian's), as
+xboard_engine/web/shared.py describes: games are spread over the processes, one serves the lobby,
+each game is written only by the process that hosts it, and when a process is SIGKILLed the others
+take its games (and the lobby) over while the players' pages reconnect through the same address."""
+import asyncio
+import time
+
+import pytest
+
+import postgres_helpers
+from live_client import Client, LiveServer, close_all, game_between, new_player, play_moves, run
+from scripts.nginx_front import NginxFront, free_port, nginx_program
+from xboard_engine.web.store import GameMoved, StoredAction, StoredSeat
+from xboard_engine.web.store_postgres import PostgresStore
+
+needs_nginx = pytest.mark.skipif(nginx_program() is None, reason="nginx is not installed (Debian package nginx)")
+OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]
+
+
+@pytest.fixture
+def database():
+    postgres_helpers.need_postgres()
+    url = postgres_helpers.new_database()
+    yield url
+    postgres_helpers.drop_database(url)
+
+
+class Front:
+    """The nginx address, as the clients' ``server``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+
+def hosts_of(server: LiveServer, games):
+    look = server.look()
+    try:
+        return {slug: look.execute("SELECT host FROM games WHERE slug=?", (slug,)).fetchone()[0] for slug in games}
+    finally:
+        look.close()
+
+
+async def until_ended(page: Client) -> None:
+    with pytest.raises(ConnectionError):
+        while True:
+            await page.receive(timeout=10)
+
+
+async def reconnect(page: Client, path: str, since: float):
+    """As a page does when its connection ends: open it again every 0.2 s (nginx answers 502 or 503
+    while no process serves it yet); the first state (or lobby) message."""
+    while True:
+        try:
+            await page.connect(path)
+            return await page.wait_for("lobby" if path == "/ws/lobby" else "state", timeout=10)
+        except Exception as error:
+            if time.monotonic() - since > 30:
+                raise AssertionError(f"{path} not back after 30 s: {error!r}")
+            await asyncio.sleep(0.2)
+
+
+def game_store(url: str, host_note: str) -> PostgresStore:
+    store = PostgresStore(url)
+    store.add_host(host_note)
+    return store
+
+
+def test_a_game_is_written_only_by_the_live_process_that_hosts_it(database):
+    """The lease: a process's number is alive while its lock is held; a game made by a process is
+    its own; another process may not take it while that one lives, takes it once it is gone (one
+    of two at once), and from then on the old host's writes to it are refused (``GameMoved``)."""
+    first, second, third = game_store(database, "a"), game_store(database, "b"), game_store(database, "c")
+    locks = [first.host_lock(), second.host_lock()]
+    try:
+        for lock in locks:
+            assert lock.take(False, "test")
+        assert sorted(first.live_hosts()) == [first.host_id, second.host_id]
+        game = first.add_game("two", {"variant": "normal"}, [StoredSeat(0, "player", None, None, None),
+                                                             StoredSeat(1, "player", None, None, None)], None, True)
+        assert second.game_host(game.id) == (first.host_id, True)
+        assert not second.claim_game(game.id, None)             # not what it thought: refused
+        assert second.orphans() == []
+        first.add_action(game.id, StoredAction(0, 0, "move", "e4", [], 1.0))
+        with pytest.raises(GameMoved):                          # the second never hosted it
+            second.add_action(game.id, StoredAction(1, 1, "move", "e5", [], 2.0))
+        locks[0].release()                                      # the first process is gone
+        assert second.live_hosts() == [second.host_id]
+        assert second.game_host(game.id) == (first.host_id, False)
+        assert [o[0] for o in second.orphans()] == [game.id]
+        assert second.claim_game(game.id, first.host_id)
+        assert not third.claim_game(game.id, first.host_id)     # taken already: one of two wins
+        with pytest.raises(GameMoved):
+            first.add_action(game.id, StoredAction(1, 1, "move", "e5", [], 2.0))
+        second.add_action(game.id, StoredAction(1, 1, "move", "e5", [], 2.0))
+        assert [a.text for a in third.actions(game.id)] == ["e4", "e5"]
+        second.release_game(game.id)
+        assert third.game_host(game.id) == (None, False) and [o[0] for o in third.orphans()] == [game.id]
+    finally:
+        for lock in locks:
+            lock.release()
+        for store in (first, second, third):
+            store.close()
+
+
+def test_shared_needs_postgresql(tmp_path):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "xboard_engine", "serve", "--shared", "--port", "0",
+                           "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--shared needs a PostgreSQL database" in done.stderr
+
+
+@needs_nginx
+def test_two_processes_share_the_games_and_take_over_a_killed_ones_games_and_lobby(tmp_path, database):
+    ports = [free_port(), free_port(), free_port()]
+    nginx = NginxFront(str(tmp_path), ports).start()
+    public = ["--public-url", nginx.url, "--first-move", "0", "--shared"]
+    a = LiveServer(tmp_path / "a", *public, port=ports[0], database=database)
+    b = LiveServer(tmp_path / "b", *public, port=ports[1], database=database)
+    assert "serves the lobby" in a.said[-1] and "serves games" in b.said[-1]
+    servers = [a, b]
+    front = Front(nginx.url)
+
+    async def scenario():
+        players = [await new_player(front, name) for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")]
+        games = {}
+        for white, black in zip(players[0::2], players[1::2]):
+            games[await game_between(white, black, OPENING, tc="300+3")] = (white, black)
+        hosts = hosts_of(a, games)
+        number = {server: int(server.said[-1].split("process ")[1].split()[0]) for server in (a, b)}
+        # Made by the lobby's process, given out in turn: each process plays two of the four.
+        assert sorted(hosts.values()) == sorted([number[a], number[a], number[b], number[b]])
+        assert all(getattr(p, "moves_followed", 0) == 0 for p in players)       # no page had to move
+        watcher = await new_player(front, "Ida")
+        lobby = await watcher.wait_for("lobby", playingCount=4, timeout=10)
+        assert {g["gameId"] for g in lobby["playing"]} == set(games)
+
+        # SIGKILL the process that plays two of the games (not the lobby's): their pages reconnect
+        # through nginx to the other, which takes the games over; nothing acknowledged is lost.
+        killed = time.monotonic()
+        b.kill()
+        moved = [slug for slug, host in hosts.items() if host == number[b]]
+        for slug in moved:
+            for page in games[slug]:
+                await until_ended(page)
+                back = await reconnect(page, f"/ws/g/{slug}", killed)
+                assert back["sans"] == ["e4", "e5", "Nf3", "Nc6"] and back["status"] == "playing"
+        took = time.monotonic() - killed
+        for slug, (white, black) in games.items():
+            await white.send({"type": "move", "move": "f1c4"})
+            assert (await black.state(sans=lambda s: len(s) == 5))["sans"][-1] == "Bc4"
+        assert set(hosts_of(a, games).values()) == {number[a]}
+
+        # A third process joins; then the lobby's process is killed: the third takes the lobby and
+        # every game over.
+        c = LiveServer(tmp_path / "c", *public, port=ports[2], database=database)
+        servers.append(c)
+        killed = time.monotonic()
+        a.kill()
+        for slug, pages in games.items():
+            for page in pages:
+                await until_ended(page)
+                back = await reconnect(page, f"/ws/g/{slug}", killed)
+                assert back["sans"] == ["e4", "e5", "Nf3", "Nc6", "Bc4"]
+        await until_ended(watcher)
+        lobby = await reconnect(watcher, "/ws/lobby", killed)
+        lobby_took = time.monotonic() - killed
+        for slug, (white, black) in games.items():
+            await black.send({"type": "move", "move": "g8f6"})
+            assert (await white.state(sans=lambda s: len(s) == 6))["sans"][-1] == "Nf6"
+        lobby = await watcher.wait_for("lobby", playingCount=4, timeout=10)
+        assert {g["gameId"] for g in lobby["playing"]} == set(games)
+        await close_all(watcher, *players)
+        return took, lobby_took
+
+    try:
+        took, lobby_took = run(scenario(), timeout=180)
+        print(f"a killed process's games served again after {took:.2f} s; the lobby after {lobby_took:.2f} s")
+        assert took < 15 and lobby_took < 15
+    finally:
+        for server in servers:
+            server.stop()
+        nginx.stop()
+
+
+def serve_exit(database: str, tmp_path, *args: str):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "xboard_engine", "serve", "--port", "0", "--database", database,
+                           "--data-dir", str(tmp_path), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_processes_with_and_without_shared_never_serve_one_database_together(tmp_path, database):
+    """A process without --shared would play the games beside the shared ones (it does not look at
+    the games' hosts): it is refused while shared processes live, and a shared one is refused while
+    a process without --shared serves."""
+    shared = LiveServer(tmp_path / "a", "--shared", database=database)
+    try:
+        done = serve_exit(database, tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert "processes started with --shared serve" in done.stderr
+    finally:
+        shared.stop()
+    plain = LiveServer(tmp_path / "b", database=database, shared=False)
+    try:
+        done = serve_exit(database, tmp_path, "--shared")
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert "a server process without --shared serves" in done.stderr
+    finally:
+        plain.stop()
