@@ -19,8 +19,8 @@ daemon off;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log;
 worker_processes 1;
-events {{ worker_connections 16384; }}
-worker_rlimit_nofile 40000;
+events {{ worker_connections 32768; }}
+worker_rlimit_nofile 70000;
 http {{
     access_log off;
     client_body_temp_path {dir}/body; proxy_temp_path {dir}/proxy; fastcgi_temp_path {dir}/fastcgi;

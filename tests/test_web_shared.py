@@ -8,7 +8,7 @@ import time
 import pytest
 
 import postgres_helpers
-from live_client import Client, LiveServer, close_all, game_between, new_player, play_moves, run
+from live_client import Client, LiveServer, close_all, game_between, new_player, run
 from scripts.nginx_front import NginxFront, free_port, nginx_program
 from xboard_engine.web.store import GameMoved, StoredAction, StoredSeat
 from xboard_engine.web.store_postgres import PostgresStore

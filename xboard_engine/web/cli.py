@@ -170,12 +170,12 @@ def _share(store: Any, name: str, port: int) -> Any:
         alive = store.host_lock()
         alive.take(False, note)
         alive.watch(lost)
-        shared = Shared(None, host_id)          # type: ignore[arg-type]
-        shared.keep = [alive]                    # type: ignore[attr-defined]
+        shared = Shared(None, host_id)
+        shared.keep = [alive]
         bus = store.bus(shared.heard)
         bus.start(lost)
         lobby = store.server_lock()
-        shared.keep += [bus, lobby]              # type: ignore[attr-defined]
+        shared.keep += [bus, lobby]
         if lobby.take(False, note):
             lobby.watch(lost)
             shared.lobby = True

@@ -7,8 +7,8 @@ behind a reverse proxy such as nginx; ``scripts/nginx_front.py`` writes its site
   sweep here.  Every write of a game checks in its transaction that this process still hosts it
   (``SqlStore._write``), so two processes never both play one.
 - **The lobby.**  One process, the one holding the database's server lock, serves the lobby,
-  seeks, tournaments, bot accounts, player pages and open challenges; the others answer those
-  pages with 503 (the proxy asks the next).  When it stops, another process takes the lock and the
+  seeks, tournaments, bot accounts and player pages; the others answer those pages with 503 (the
+  proxy asks the next).  When it stops, another process takes the lock and the
   lobby over.  A game just made (a challenge, a paired seek, a game with bots, a rematch) is given
   to the next live process in turn before anyone has its address, so the games are spread over
   the processes; tournament games and games with bot accounts stay with the lobby.
@@ -36,7 +36,7 @@ class Elsewhere(Exception):
     """The game is hosted by another live process (the pages' requests go there: answer 503)."""
 
 
-def stays_with_lobby(status: str, config: Dict[str, Any]) -> bool:
+def stays_with_lobby(config: Dict[str, Any]) -> bool:
     """Games the lobby process keeps: tournament games and games with bot accounts (their pairings,
     answers and ``gameStart`` are the lobby's)."""
     return bool(config.get("tournament") or config.get("botAccount"))
@@ -66,8 +66,8 @@ class Remote(NamedTuple):
 class Shared:
     """This process's part among several sharing the database (``hall.shared``)."""
 
-    def __init__(self, hall: "Hall", host_id: int) -> None:
-        self.hall = hall
+    def __init__(self, hall: Optional["Hall"], host_id: int) -> None:
+        self.hall: "Hall" = hall          # type: ignore[assignment]   (set once the hall is made)
         self.host_id = host_id
         self.lobby = False                  # this process serves the lobby now
         self.live: List[int] = [host_id]    # the live processes, by number
@@ -77,6 +77,7 @@ class Shared:
         self.directory: Dict[int, Tuple[StoredGame, List[StoredSeat]]] = {}
         self.loop: Optional[asyncio.AbstractEventLoop] = None
         self.tasks: List["asyncio.Future[Any]"] = []
+        self.keep: List[Any] = []           # the locks and the bus, held while the process lives
 
     # ----------------------------------------------------------------- running
     def start(self) -> None:
@@ -178,7 +179,7 @@ class Shared:
             return True
         if host is not None and alive:
             return False
-        if game.status in ("open", "playing") and stays_with_lobby(game.status, game.config) and not self.lobby:
+        if game.status in ("open", "playing") and stays_with_lobby(game.config) and not self.lobby:
             return False
         return await store.claim_game(game.id, host)
 
@@ -193,17 +194,19 @@ class Shared:
 
     async def _adopt_orphans(self) -> None:
         """Games not over whose host is gone: the lobby's own kind to the lobby process, the others
-        shared out by number among the live processes."""
+        shared out by number among the live processes.  One at a time (the games players ask for
+        are taken meanwhile, as they ask)."""
         rank = self.live.index(self.host_id)
-        for game_id, status, config in await self.hall.store.orphans():
+        count = len(self.live)
+        for game_id, _, config in await self.hall.store.orphans():
             if game_id in self.hall.rooms or game_id in self.hall.loading:
                 continue
-            if stays_with_lobby(status, config):
+            if stays_with_lobby(config):
                 if not self.lobby:
                     continue
-            elif game_id % len(self.live) != rank:
+            elif game_id % count != rank:
                 continue
-            self.hall.spawn(self.adopt(game_id))
+            await self.adopt(game_id)
 
     def started(self, room: Room) -> None:
         """A game of this process began: the lobby hears of it."""
@@ -217,7 +220,7 @@ class Shared:
         """A game just made here (a challenge, a paired seek, a game with bots, a rematch), before
         anyone is sent its address: it goes to the next live process in turn (unless the lobby keeps
         it), so the games are spread over the processes and no page has to move."""
-        if stays_with_lobby(room.status, room.config):
+        if stays_with_lobby(room.config):
             return
         await self._look_live()
         target = self._next_host()
