@@ -334,13 +334,9 @@ class SqlStore(Store):
 
     def _write(self, statements: List[tuple], game: Optional[int] = None) -> None:
         """Run ``(sql, args)`` statements in one committed transaction.  ``game``: they change that
-        game, so a process sharing the database writes them only while it hosts the game (the row is
-        locked until the commit: a process taking the game over waits for it, then sees the write)."""
+        game (a store shared by several processes, ``PostgresStore``, writes them only while this
+        process hosts the game, else raises ``GameMoved``)."""
         def work() -> None:
-            if game is not None and self.host_id is not None:
-                rows = self._read("SELECT host FROM games WHERE id=? FOR UPDATE", (game,))
-                if not rows or rows[0][0] != self.host_id:
-                    raise GameMoved(f"game {game} is hosted by another process now")
             for sql, args in statements:
                 self._run(sql, args)
         self._transaction(work)

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .store import _INDEXES, _TABLES, COUNTED, ServerLock, SqliteStore, SqlStore, StoreError
+from .store import _INDEXES, _TABLES, COUNTED, GameMoved, NameTaken, ServerLock, SqliteStore, SqlStore, StoreError
 
 try:
     import psycopg
@@ -53,6 +53,7 @@ class PostgresStore(SqlStore):
                 for statement in (_postgres_words(_TABLES) + _INDEXES).split(";"):
                     if statement.strip():
                         self._run(statement)
+                self._run(_HOST_CHECK_FUNCTION)
             self._open_schema(self._upgrades())
         except psycopg.Error as error:
             self.db.close()
@@ -64,6 +65,31 @@ class PostgresStore(SqlStore):
     def _upgrades(self) -> Dict[int, Callable[[], None]]:
         """Steps to the current schema from older ones (``SqlStore._open_schema``)."""
         return {4: lambda: self._run("ALTER TABLE games ADD COLUMN IF NOT EXISTS host BIGINT")}
+
+    def _write(self, statements: List[tuple], game: Optional[int] = None) -> None:
+        """As ``SqlStore._write``, in one round trip to the database (psycopg's pipeline: BEGIN, the
+        host check, the statements and COMMIT are sent together and answered together), since each
+        round trip costs the store's thread a wait for the interpreter's lock when the event loop is
+        busy.  The host check raises in the database (``xbe_check_host``), so nothing after it runs."""
+        try:
+            try:
+                with self.db.pipeline():
+                    self.db.execute("BEGIN")
+                    if game is not None and self.host_id is not None:
+                        self.db.execute("SELECT xbe_check_host(%s, %s)", (game, self.host_id))
+                    for sql, args in statements:
+                        self.db.execute(self._sql(sql), args)
+                    self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    self.db.execute("ROLLBACK")
+                raise
+        except psycopg.Error as error:
+            if getattr(error, "sqlstate", None) == HOST_CHECK_STATE:
+                raise GameMoved(f"game {game} is hosted by another process now") from None
+            if self._is_name_taken(error):
+                raise NameTaken("that name is taken") from None
+            raise StoreError(f"database write failed: {error}") from None
 
     def _sql(self, sql: str) -> str:
         """``?`` marks as psycopg's ``%s`` (each statement's text turned once)."""
@@ -170,6 +196,15 @@ class PostgresStore(SqlStore):
             pass
 
 
+HOST_CHECK_STATE = "XB001"      # the error a write of a game this process no longer hosts raises
+_HOST_CHECK_FUNCTION = """
+CREATE OR REPLACE FUNCTION xbe_check_host(game BIGINT, me BIGINT) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM games WHERE id = game AND host = me FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'game % is hosted by another process now', game USING ERRCODE = 'XB001';
+    END IF;
+END $$"""
 SERVER_LOCK_KEY = 7392          # the advisory lock of the serving process (7391: making the tables)
 HOST_LOCK_CLASS = 7393          # (7393, N): process N is alive
 BUS_CHANNEL = "xboard_engine"
