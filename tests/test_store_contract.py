@@ -702,14 +702,6 @@ def test_a_schema_3_database_gets_the_games_host_column_and_keeps_its_games(back
 
 # ====================================================================== PostgreSQL's own
 
-@pytest.fixture
-def postgres_url():
-    postgres_helpers.need_postgres()
-    url = postgres_helpers.new_database()
-    yield url
-    postgres_helpers.drop_database(url)
-
-
 def test_postgres_keeps_times_and_ratings_to_the_last_bit(postgres_url):
     """Its times and ratings are double precision (PostgreSQL's REAL would round 1.7e9 to 128 s)."""
     store = PostgresStore(postgres_url)

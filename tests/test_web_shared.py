@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-import postgres_helpers
 from live_client import Client, LiveServer, close_all, game_between, new_player, run
 from scripts.nginx_front import NginxFront, free_port, nginx_program
 from xboard_engine.web.store import GameMoved, StoredAction, StoredSeat
@@ -15,14 +14,6 @@ from xboard_engine.web.store_postgres import PostgresStore
 
 needs_nginx = pytest.mark.skipif(nginx_program() is None, reason="nginx is not installed (Debian package nginx)")
 OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]
-
-
-@pytest.fixture
-def database():
-    postgres_helpers.need_postgres()
-    url = postgres_helpers.new_database()
-    yield url
-    postgres_helpers.drop_database(url)
 
 
 class Front:
@@ -65,11 +56,11 @@ def game_store(url: str, host_note: str) -> PostgresStore:
     return store
 
 
-def test_a_game_is_written_only_by_the_live_process_that_hosts_it(database):
+def test_a_game_is_written_only_by_the_live_process_that_hosts_it(postgres_url):
     """The lease: a process's number is alive while its lock is held; a game made by a process is
     its own; another process may not take it while that one lives, takes it once it is gone (one
     of two at once), and from then on the old host's writes to it are refused (``GameMoved``)."""
-    first, second, third = game_store(database, "a"), game_store(database, "b"), game_store(database, "c")
+    first, second, third = game_store(postgres_url, "a"), game_store(postgres_url, "b"), game_store(postgres_url, "c")
     locks = [first.host_lock(), second.host_lock()]
     try:
         for lock in locks:
@@ -112,12 +103,12 @@ def test_shared_needs_postgresql(tmp_path):
 
 
 @needs_nginx
-def test_two_processes_share_the_games_and_take_over_a_killed_ones_games_and_lobby(tmp_path, database):
+def test_two_processes_share_the_games_and_take_over_a_killed_ones_games_and_lobby(tmp_path, postgres_url):
     ports = [free_port(), free_port(), free_port()]
     nginx = NginxFront(str(tmp_path), ports).start()
     public = ["--public-url", nginx.url, "--first-move", "0", "--shared"]
-    a = LiveServer(tmp_path / "a", *public, port=ports[0], database=database)
-    b = LiveServer(tmp_path / "b", *public, port=ports[1], database=database)
+    a = LiveServer(tmp_path / "a", *public, port=ports[0], database=postgres_url)
+    b = LiveServer(tmp_path / "b", *public, port=ports[1], database=postgres_url)
     assert "serves the lobby" in a.said[-1] and "serves games" in b.said[-1]
     servers = [a, b]
     front = Front(nginx.url)
@@ -154,7 +145,7 @@ def test_two_processes_share_the_games_and_take_over_a_killed_ones_games_and_lob
 
         # A third process joins; then the lobby's process is killed: the third takes the lobby and
         # every game over.
-        c = LiveServer(tmp_path / "c", *public, port=ports[2], database=database)
+        c = LiveServer(tmp_path / "c", *public, port=ports[2], database=postgres_url)
         servers.append(c)
         killed = time.monotonic()
         a.kill()
@@ -191,20 +182,20 @@ def serve_exit(database: str, tmp_path, *args: str):
                            "--data-dir", str(tmp_path), *args], capture_output=True, text=True, timeout=60)
 
 
-def test_processes_with_and_without_shared_never_serve_one_database_together(tmp_path, database):
+def test_processes_with_and_without_shared_never_serve_one_database_together(tmp_path, postgres_url):
     """A process without --shared would play the games beside the shared ones (it does not look at
     the games' hosts): it is refused while shared processes live, and a shared one is refused while
     a process without --shared serves."""
-    shared = LiveServer(tmp_path / "a", "--shared", database=database)
+    shared = LiveServer(tmp_path / "a", "--shared", database=postgres_url)
     try:
-        done = serve_exit(database, tmp_path)
+        done = serve_exit(postgres_url, tmp_path)
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert "processes started with --shared serve" in done.stderr
     finally:
         shared.stop()
-    plain = LiveServer(tmp_path / "b", database=database, shared=False)
+    plain = LiveServer(tmp_path / "b", database=postgres_url, shared=False)
     try:
-        done = serve_exit(database, tmp_path, "--shared")
+        done = serve_exit(postgres_url, tmp_path, "--shared")
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert "a server process without --shared serves" in done.stderr
     finally:

@@ -287,11 +287,7 @@ class AdvisoryLock(ServerLock):
 
     def release(self) -> None:
         db, self.db = self.db, None
-        if db is not None:
-            try:
-                db.close()
-            except Exception:
-                pass
+        _close_quietly(db)
 
 
 class Bus:
@@ -326,11 +322,16 @@ class Bus:
 
     def stop(self) -> None:
         db, self.db = self.db, None
-        if db is not None:
-            try:
-                db.close()
-            except Exception:
-                pass
+        _close_quietly(db)
+
+
+def _close_quietly(db: Any) -> None:
+    """A connection closed, if any (one that is broken already closes without a word)."""
+    if db is not None:
+        try:
+            db.close()
+        except Exception:
+            pass
 
 
 def open_store(where: str, durable: bool = False, fold: Any = None) -> SqlStore:
