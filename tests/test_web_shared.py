@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from live_client import Client, LiveServer, close_all, game_between, new_player, run
+from live_client import Client, LiveServer, close_all, create, game_between, new_player, run
 from scripts.nginx_front import NginxFront, free_port, nginx_program
 from xboard_engine.web.store import GameMoved, StoredAction, StoredSeat
 from xboard_engine.web.store_postgres import PostgresStore
@@ -200,3 +200,62 @@ def test_processes_with_and_without_shared_never_serve_one_database_together(tmp
         assert "a server process without --shared serves" in done.stderr
     finally:
         plain.stop()
+
+
+def _games_and_hosts(server: LiveServer):
+    look = server.look()
+    try:
+        return look.execute("SELECT id, host FROM games ORDER BY id").fetchall()
+    finally:
+        look.close()
+
+
+def _number(server: LiveServer) -> int:
+    return int(server.said[-1].split("process ")[1].split()[0])
+
+
+def test_a_process_stopped_cleanly_lets_its_games_go_and_another_takes_them(tmp_path, postgres_url):
+    """SIGTERM: the process's games are without a host when it has exited, and the other process
+    takes them within its sweep for games whose host is gone (every 2 s)."""
+    a = LiveServer(tmp_path / "a", "--shared", database=postgres_url)
+    b = LiveServer(tmp_path / "b", "--shared", database=postgres_url)
+    try:
+        time.sleep(1.5)                       # the lobby's process has seen the second one
+
+        async def make_games():
+            maker = await new_player(a, "Tess")
+            for _ in range(4):
+                await create(maker, kind="two", seats=[{"kind": "me"}, {"kind": "open"}], tc="300+3")
+            await close_all(maker)
+        run(make_games(), timeout=60)
+        before = _games_and_hosts(a)
+        assert sorted(host for _, host in before) == sorted([_number(a)] * 2 + [_number(b)] * 2)
+        b.stop()
+        assert b.proc.returncode == 0
+        mine = {game for game, host in before if host == _number(b)}
+        assert {game for game, host in _games_and_hosts(a) if host is None} == mine
+        deadline = time.monotonic() + 10
+        while {host for _, host in _games_and_hosts(a)} != {_number(a)}:
+            assert time.monotonic() < deadline, _games_and_hosts(a)
+            time.sleep(0.2)
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_process_whose_database_connection_ends_stops_at_once(tmp_path, postgres_url):
+    """Its lock's connection ended (here by the database's administrator): it can no longer show it
+    is alive, so the others may take its games; it stops at once (status 3), saying why."""
+    import psycopg
+    a = LiveServer(tmp_path / "a", "--shared", database=postgres_url)
+    b = LiveServer(tmp_path / "b", "--shared", database=postgres_url)
+    try:
+        with psycopg.connect(postgres_url, autocommit=True) as db:
+            pid = db.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 7393 "
+                             "AND objid = %s AND objsubid = 2", (_number(b),)).fetchone()[0]
+            db.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        assert b.proc.wait(15) == 3
+        assert "lost the database" in b.output() and a.proc.poll() is None
+    finally:
+        a.stop()
+        b.stop()
