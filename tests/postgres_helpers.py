@@ -38,6 +38,19 @@ def new_database() -> str:
 
 
 def drop_database(url: str) -> None:
+    """The database dropped, its connections ended.  PostgreSQL's autovacuum may be working in a
+    new database just then (its worker is no role's, and a role without pg_signal_backend may not
+    end it): tried again for up to 10 s."""
+    import time
+    import psycopg
     name = urlsplit(url).path.lstrip("/")
-    with _admin() as db:
-        db.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with _admin() as db:
+                db.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            return
+        except psycopg.errors.InsufficientPrivilege:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
