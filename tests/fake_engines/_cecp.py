@@ -12,6 +12,7 @@ Common options:
   --scores s,..   before its k-th move, post a thinking line ``3 s 10 1000 <move>`` with the k-th
                   score ("x" = post nothing); past the end of the list the last entry repeats
   --log FILE      append every line received to FILE
+  --reuse 0|1     announce ``feature reuse=0`` (or 1): whether it may be kept for another game
 """
 import argparse
 import os
@@ -41,6 +42,7 @@ class FakeEngine:
         parser.add_argument("--moves", default="")
         parser.add_argument("--scores", default="")
         parser.add_argument("--log", default="")
+        parser.add_argument("--reuse", choices=("0", "1"))
         self.add_arguments(parser)
         self.args = parser.parse_args(argv)
         self.rng = random.Random(self.args.seed)
@@ -80,7 +82,8 @@ class FakeEngine:
         if cmd == "protover":
             if self.send_features:
                 self.send("feature done=0")
-                self.send(f"feature {self.features}")
+                reuse = f" reuse={self.args.reuse}" if self.args.reuse else ""
+                self.send(f"feature {self.features}{reuse}")
                 self.send("feature done=1")
         elif cmd == "ping":
             self.send(f"pong {arg}")

@@ -4,7 +4,7 @@
         -each proto=xboard tc=10+0.1 -variant chess80 -games 20 -repeat -concurrency 2 -pgnout out.pgn
 
 Options: -engine KEY=VALUE..., -each KEY=VALUE... (keys: name cmd dir proto tc st nodes depth
-timemargin option.NAME), -variant NAME, -games N, -rounds N, -repeat, -tournament round-robin|gauntlet,
+timemargin restart=auto|on|off option.NAME), -variant NAME, -games N, -rounds N, -repeat, -tournament round-robin|gauntlet,
 -concurrency N, -openings file=F format=epd|pgn order=random|sequential, -tc TC, -draw movenumber=N
 movecount=N score=CP, -resign movecount=N score=CP [twosided=true], -maxmoves N,
 -sprt elo0=E elo1=E alpha=A beta=B, -pgnout FILE, -recover, -resume, -event NAME, -seed N,
@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Tuple
 from ..errors import UnknownVariantError
 from ..variant import variant_names
 from .engines import EngineConfig
+from .keeper import RESTART_CHOICES
 from .referee import Adjudication, TimeControl
 from .stats import Sprt
 from .tournament import Tournament, load_openings
@@ -26,7 +27,7 @@ from .tournament import Tournament, load_openings
 FLAGS = {"-repeat", "-recover", "-resume", "-help", "--help", "-h"}
 OPTIONS = {"-engine", "-each", "-variant", "-games", "-rounds", "-tournament", "-concurrency", "-openings",
            "-tc", "-draw", "-resign", "-maxmoves", "-sprt", "-pgnout", "-event", "-seed", "-cluster"}
-ENGINE_KEYS = {"name", "cmd", "arg", "dir", "proto", "tc", "st", "nodes", "depth", "timemargin"}
+ENGINE_KEYS = {"name", "cmd", "arg", "dir", "proto", "tc", "st", "nodes", "depth", "timemargin", "restart"}
 
 
 class UsageError(Exception):
@@ -122,9 +123,13 @@ def build(argv: List[str]) -> Tournament:
         proto = merged.get("proto", "xboard")
         if proto not in ("xboard", "uci"):
             raise UsageError(f"unknown proto {proto!r} (xboard or uci)")
+        restart = merged.get("restart", "auto")
+        if restart not in RESTART_CHOICES:
+            raise UsageError(f"engine {name}: unknown restart {restart!r} ({', '.join(RESTART_CHOICES)})")
         engine_options = tuple((k[7:], v) for k, v in merged.items() if k.startswith("option."))
         command = merged["cmd"] + (" " + merged["arg"] if merged.get("arg") else "")
-        configs.append(EngineConfig(name, command, merged.get("dir", ""), proto, engine_options))
+        configs.append(EngineConfig(name, command, merged.get("dir", ""), proto, engine_options,
+                                    restart=restart))
         try:
             tcs.append(TimeControl.parse(merged.get("tc", global_tc), merged.get("st"), merged.get("nodes"),
                                          merged.get("depth"), merged.get("timemargin")))

@@ -28,6 +28,7 @@ class EngineConfig(NamedTuple):
     proto: str = "xboard"                    # "xboard" or "uci"
     options: Tuple[Tuple[str, str], ...] = ()
     init_time: float = 10.0                  # seconds allowed for the handshake
+    restart: str = "auto"                    # between games: auto, on or off (keeper.py)
 
 
 class EngineFailure(Exception):
@@ -42,6 +43,8 @@ class Reply(NamedTuple):
     kind: str          # "move", "resign", "draw", "claim", "illegal", "error"
     text: str
 
+
+TRANSCRIPT_KEPT = 2000       # lines of a kept engine's dialogue kept past its game's end
 
 # Every engine process of this Python process that is not closed yet, for kill_all().
 _LIVE: "weakref.WeakSet[_Process]" = weakref.WeakSet()
@@ -113,6 +116,11 @@ class _Process:
             if line:
                 return line
 
+    def trim_transcript(self) -> None:
+        """Drop all but the last lines of the dialogue (a kept engine's would grow without end)."""
+        if len(self.transcript) > TRANSCRIPT_KEPT:
+            del self.transcript[:-TRANSCRIPT_KEPT]
+
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
@@ -148,6 +156,11 @@ class EngineClient:
 
     def close(self) -> None:
         self.process.close()
+
+    def end_game(self, result: str, reason: str) -> None:
+        """The game has ended (the engine is kept for another): tell the engine, where its protocol
+        has a word for it."""
+        self.process.trim_transcript()
 
     @property
     def transcript(self) -> List[str]:
@@ -285,6 +298,14 @@ class CecpClient(EngineClient):
 
     def stop(self) -> None:
         self.process.send("force")
+
+    def end_game(self, result: str, reason: str) -> None:
+        super().end_game(result, reason)
+        if result in ("1-0", "0-1", "1/2-1/2"):
+            words = (reason or "game over").replace("{", "(").replace("}", ")")
+            self.process.send(f"result {result} {{{words}}}")
+        self.process.send("force")
+        self._thinking = False
 
     def quit(self) -> None:
         try:

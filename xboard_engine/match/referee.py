@@ -14,6 +14,7 @@ from ..moves import Move
 from ..position import Position
 from ..score import Score
 from .engines import EngineClient, EngineConfig, EngineFailure, Reply, UciClient, CecpClient, start_engine
+from .keeper import EngineKeeper
 
 _TC = re.compile(r"^(?:([0-9]+)/)?([0-9]+(?::[0-9]+(?:\.[0-9]+)?)?(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?$")
 
@@ -155,17 +156,24 @@ class GameRecord(NamedTuple):
 def play_game(white: EngineConfig, black: EngineConfig, variant: str, tc: TimeControl,
               tc_black: Optional[TimeControl] = None, start_fen: Optional[str] = None,
               opening: Sequence[str] = (), adjudication: Adjudication = Adjudication(),
-              event: str = "?", round_label: str = "1") -> GameRecord:
-    """Play one game and return its record; never raises for engine misbehaviour."""
-    referee = _Game(white, black, variant, tc, tc_black or tc, start_fen, opening, adjudication)
+              event: str = "?", round_label: str = "1", keeper: Optional[EngineKeeper] = None) -> GameRecord:
+    """Play one game and return its record; never raises for engine misbehaviour.  With a
+    ``keeper`` the engines come from it and go back to it (``keeper.py``), else they are started for
+    this game and quit at its end."""
+    referee = _Game(white, black, variant, tc, tc_black or tc, start_fen, opening, adjudication, keeper)
     return referee.run(event, round_label)
+
+
+# Terminations that say the loser's engine misbehaved: it is not kept for another game.
+ENGINE_FAULTS = ("time forfeit", "rules infraction", "abandoned", "stalled connection")
 
 
 class _Game:
     def __init__(self, white: EngineConfig, black: EngineConfig, variant: str, tc: TimeControl,
                  tc_black: TimeControl, start_fen: Optional[str], opening: Sequence[str],
-                 adjudication: Adjudication) -> None:
+                 adjudication: Adjudication, keeper: Optional[EngineKeeper] = None) -> None:
         self.configs = (white, black)
+        self.keeper = keeper
         self.variant = variant
         self.tcs = (tc, tc_black)
         self.adjudication = adjudication
@@ -189,12 +197,21 @@ class _Game:
         self.failure: Optional[str] = None
 
     def run(self, event: str, round_label: str) -> GameRecord:
+        ended = False
+        result, termination, reason = "*", "", ""
         try:
             result, termination, reason = self._play()
+            ended = True
         finally:
-            for engine in self.engines:
-                if engine is not None:
+            for side, engine in enumerate(self.engines):
+                if engine is None:
+                    continue
+                if self.keeper is None:
                     engine.quit()
+                    continue
+                loser = {"1-0": 1, "0-1": 0}.get(result)
+                failed = not ended or (side == loser and termination in ENGINE_FAULTS)
+                self.keeper.release(engine, result, reason, failed)
         names = [c.name for c in self.configs]
         standard = self.start_fen is None and self.pos.variant.setup == "fixed"
         start = None if standard else (self.start_fen or self._start_position_fen())
@@ -214,11 +231,8 @@ class _Game:
         level = self.tcs
         for side in (0, 1):
             try:
-                engine = start_engine(self.configs[side])
-                self.engines[side] = engine
                 fen = None if self._is_standard_start(start_fen) else start_fen
-                moves = self.moves if isinstance(engine, CecpClient) else []
-                engine.new_game(self.variant, fen, moves, level[side].xboard_commands())
+                self._start_game(side, fen, level[side].xboard_commands())
             except EngineFailure as failure:
                 return self._forfeit(side, failure)
         clocks = [self.tcs[0].base, self.tcs[1].base]
@@ -273,6 +287,24 @@ class _Game:
                 self.depths[side].append(engine.last_depth)
             self._count_scores(side, engine.last_score, irreversible)
             last_move = text
+
+    def _start_game(self, side: int, fen: Optional[str], level: List[str]) -> None:
+        """Start (or take from the keeper) ``side``'s engine and set the game up in it.  A kept
+        engine that fails at this is replaced by a new one before the game is forfeited."""
+        config = self.configs[side]
+        kept = self.keeper is not None and self.keeper.has(config)
+        engine = self.keeper.acquire(config) if self.keeper is not None else start_engine(config)
+        self.engines[side] = engine
+        try:
+            engine.new_game(self.variant, fen, self.moves if isinstance(engine, CecpClient) else [], level)
+        except EngineFailure:
+            if not kept:
+                raise
+            engine.quit()
+            self.engines[side] = None
+            engine = start_engine(config)
+            self.engines[side] = engine
+            engine.new_game(self.variant, fen, self.moves if isinstance(engine, CecpClient) else [], level)
 
     def _is_standard_start(self, fen: str) -> bool:
         v = self.pos.variant

@@ -11,6 +11,7 @@ from ..position import Position
 from ..variant import get_variant
 from .engines import EngineConfig, EngineFailure, UciClient, kill_all
 from .pgn import append_game, read_games
+from .keeper import worker_keeper
 from .referee import Adjudication, GameRecord, TimeControl, play_game
 from .stats import Score, Sprt, format_line
 
@@ -113,6 +114,12 @@ def schedule(engine_count: int, kind: str, games: int, rounds: int, repeat: bool
                 game_in_round += 1
                 specs.append(GameSpec(len(specs) + 1, f"{r}.{game_in_round}", white, black, opening))
     return specs
+
+
+def play_kept(*positional, **keywords) -> GameRecord:
+    """``play_game`` in a tournament worker, with the worker's engines kept between its games
+    (``keeper.py``; each engine's ``restart`` key decides)."""
+    return play_game(*positional, keeper=worker_keeper(), **keywords)
 
 
 def _worker_init() -> None:
@@ -251,7 +258,7 @@ class Tournament:
 
         def submit(spec: GameSpec) -> concurrent.futures.Future:
             positional, keywords = args(spec)
-            return pool.submit(play_game, *positional, **keywords)
+            return pool.submit(play_kept, *positional, **keywords)
 
         def shutdown(aborted: bool) -> None:
             if not aborted:
