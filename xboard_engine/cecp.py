@@ -23,13 +23,18 @@ from .textio import OVERLONG, Channel
 from .smp import usable_threads
 from .thinker import Thinker
 from .variant import get_variant, variant_names
-from .warmup import WarmUp, warmup_seconds
+from .warmup import TopUp, WarmUp, warmup_seconds
 from .xboard_fen import is_start_array
 
 ENGINE_NAME = engine_name()          # with the interpreter: "... (PyPy 7.3.11)"
 STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
 RESET_BURST = 1.0       # seconds: commands XBoard sends together in one reset arrive within this
 MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
+# Commands that let a new game's warm-up go on (XBoard sets the game up after `new`/`variant`);
+# any other (a move, `go`, `time`, a position...) ends it at once.
+KEEP_TOPUP = ("ping", "new", "variant", "level", "st", "sd", "post", "nopost", "hard", "easy", "random",
+              "computer", "name", "rating", "accepted", "rejected", "option",
+              "egtpath", "ics", "xboard", "protover", "force", "white", "black", "nps")
 _MOVE_LIKE = re.compile(r"^([a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?(,[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
 
 
@@ -43,11 +48,13 @@ class CecpEngine:
         # command read before it has been executed (while the engine thinks, at once)
         self.channel.sync_word = "ping"
         self.channel.sync_answer = lambda arg: f"pong {arg}".rstrip()
-        self._warmup = WarmUp()                 # run at the first `protover`, before `done=1` (warmup.py)
         self.channel.on_quit = self._halt
         self.session = Session()
         self.thinker = Thinker(self.session, self.send, self.channel.internal_error)
-        self.channel.sync_ready = lambda: self.thinker.searcher.helpers_warmed_up()
+        # run at the first `protover`, before `done=1`, on the searcher the games use (warmup.py)
+        self._warmup = WarmUp(self.thinker.searcher)
+        self._topup = TopUp(self.thinker.driver)    # the variant's own warm-up at new/variant
+        self.channel.sync_ready = lambda: self.thinker.searcher.helpers_warmed_up() and not self._topup.running()
         self.cores = 1
         self._arrived = time.perf_counter()     # when the command being executed was read
         # whether the command before this one was a `usermove` the engine refused (see cmd_go)
@@ -96,6 +103,8 @@ class CecpEngine:
         self._after_refusal, self._refused = self._refused, False
         if cmd == "quit":
             return False
+        if cmd not in KEEP_TOPUP:
+            self._topup.interrupt()
         handler = self.COMMANDS.get(cmd)
         if handler is not None:
             handler(self, arg)
@@ -156,6 +165,7 @@ class CecpEngine:
         self.thinker.analyzing = False
         self.session.reset("normal")
         self.thinker.clear()
+        self._topup.begin(self.session.pos)
 
     def cmd_variant(self, arg: str) -> None:
         name = arg.split()[0] if arg else ""
@@ -168,6 +178,8 @@ class CecpEngine:
         for line in lines:
             self.send(line)
         self._setup_sent = self._arrived if lines else None
+        if not self.thinker.analyzing:
+            self._topup.begin(self.session.pos)
         self._analyze_again()
 
     def cmd_setboard(self, arg: str) -> None:
@@ -346,6 +358,7 @@ class CecpEngine:
         self.thinker.move_now()
 
     def cmd_ping(self, arg: str) -> None:
+        self._topup.wait()                              # the new game's warm-up: the GUI waits for it
         if not self.thinker.mode:
             self.thinker.searcher.wait_for_helpers()    # a game begun meanwhile would share a core
         self.send(f"pong {arg}".rstrip())

@@ -12,7 +12,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 from .digits import parse_int
 from .search import FULL_SKILL
 from .smp import MAX_THREADS
-from .variant import get_variant, variant_names
+from .variant import setup_count, variant_names
 
 CECP = "cecp"
 UCI = "uci"
@@ -123,7 +123,7 @@ class EngineOption(NamedTuple):
 
 def last_setup_number() -> int:
     """The highest setup number of any variant (the option applies to whichever is played)."""
-    return max(get_variant(name).setup_count for name in variant_names()) - 1
+    return max(setup_count(name) for name in variant_names()) - 1
 
 
 def _table() -> List[EngineOption]:

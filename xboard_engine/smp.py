@@ -28,7 +28,6 @@ import json
 import mmap
 import os
 import queue
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -184,7 +183,7 @@ class _NamedMemory:
                               f"the table needs {size >> 20} MB")
         for attempt in range(8):
             try:
-                self.shm = _shared_memory(f"xbe-{os.getpid()}-{secrets.token_hex(4)}", True, size)
+                self.shm = _shared_memory(f"xbe-{os.getpid()}-{os.urandom(4).hex()}", True, size)
                 break
             except FileExistsError:
                 if attempt == 7:

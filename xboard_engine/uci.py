@@ -36,13 +36,15 @@ from .engine_options import (CHESS960, CLEAR_HASH, ELO, ELO_MIN, ELO_PER_LEVEL, 
                              VARIANT, OptionValue, default_values, engine_options, find_option)
 from .uci_input import Go, parse_go
 from .variant import get_variant
-from .warmup import WarmUp, warmup_seconds
+from .warmup import TopUp, WarmUp, warmup_seconds
 
 ENGINE_NAME = engine_name()          # with the interpreter: "... (PyPy 7.3.11)"
 AUTHOR = "the xboard-variant-engine authors"
 # A search's clock counts from its `position`'s arrival, but from at most this long before its `go`
 # (a person typing at a terminal may take their time between the two).
 POSITION_TO_GO = 1.0
+# Commands that let a new game's warm-up go on (the GUI sets the game up); any other ends it.
+KEEP_TOPUP = ("isready", "setoption", "ucinewgame", "debug", "register", "uci")
 
 
 class UciEngine:
@@ -62,13 +64,15 @@ class UciEngine:
         # the next one, which usually repeats them and adds a move or two, replays only those
         self._position_cache: Optional[Tuple[Tuple[str, str], List[str], Position]] = None
         self._start_fen = ""
-        self._warmup = WarmUp()             # run at the first `uci`, before `uciok` (warmup.py)
+        # run at the first `uci`, before `uciok`, on the searcher the games use (warmup.py)
+        self._warmup = WarmUp(self.searcher)
+        self._topup = TopUp(self.driver)    # the variant's own warm-up at ucinewgame (warmup.py)
         self._new_start()
         self.pos = Position.from_fen(self._start_fen, self.rules_variant)
         if channel is not None:
             channel.sync_word = "isready"
             channel.sync_answer = lambda arg: "readyok"
-            channel.sync_ready = self.searcher.helpers_warmed_up
+            channel.sync_ready = lambda: self.searcher.helpers_warmed_up() and not self._topup.running()
             channel.on_quit = self._halt
 
     # ------------------------------------------------------------------ loop
@@ -95,6 +99,8 @@ class UciEngine:
         arg = arg.strip()
         if command == "quit":
             return False
+        if command not in KEEP_TOPUP:
+            self._topup.interrupt()
         handler = self.COMMANDS.get(command)
         if handler is None:
             self.error(f"unknown command: {command[:80]}")
@@ -173,6 +179,7 @@ class UciEngine:
         self.lag = LagEstimate()
         self.pos = Position.from_fen(self._start_fen, self.rules_variant)
         self._position_arrived = None
+        self._topup.begin(self.pos)
 
     # ------------------------------------------------------------------ options
     def cmd_uci(self, arg: str) -> None:
@@ -232,6 +239,7 @@ class UciEngine:
 
     # ------------------------------------------------------------------ search
     def cmd_isready(self, arg: str) -> None:
+        self._topup.wait()                      # the new game's warm-up: the GUI waits for it
         if not self._searching():
             self.searcher.wait_for_helpers()    # a game begun meanwhile would share a core with them
         self.send("readyok")
@@ -298,8 +306,17 @@ class UciEngine:
         def currmove(depth: int, move: Move, number: int) -> None:     # called with pos at the root
             self.send(f"info depth {depth} currmove {pos.uci_text(move)} currmovenumber {number}")
 
+        began = time.perf_counter()
         result = self.driver.search(pos, limits, on_info=info, on_currmove=currmove)
-        self.driver.deliver(lambda: self._answer(pos, result.move, result.pv, go, start))
+        seconds = max(time.perf_counter() - began, 1e-6)
+
+        def answer() -> None:
+            # the whole search's count, its unfinished last iteration too, as Stockfish ends a search
+            self.send(f"info nodes {result.nodes} nps {int(result.nodes / seconds)} "
+                      f"hashfull {self.searcher.hashfull()} time {int(seconds * 1000)}")
+            self._answer(pos, result.move, result.pv, go, start)
+
+        self.driver.deliver(answer)
 
     def _answer(self, pos: Position, move: Optional[Move], pv: List[Move], go: Go, start: float) -> None:
         """Answer a search with ``bestmove`` (and the move to ponder on)."""

@@ -260,7 +260,10 @@ class Variant(Board):
 
     @property
     def setup_count(self) -> int:
-        return {"fixed": 1, "chess960": 960, "8piece-random": 3840}[self.setup]
+        return SETUP_COUNTS[self.setup]
+
+
+SETUP_COUNTS = {"fixed": 1, "chess960": 960, "8piece-random": 3840}   # setups of each kind of setup
 
 
 def _piece_lines(kinds: Sequence[PieceKind]) -> List[str]:
@@ -335,6 +338,15 @@ def variant_names() -> List[str]:
         _DEFINITIONS = _read_definitions()
     order = ["normal", "fischerandom", "chess80", "fullcavalry", "8piece", "8piece-random", "8piece-2019"]
     return [n for n in order if n in _DEFINITIONS] + sorted(set(_DEFINITIONS) - set(order))
+
+
+def setup_count(name: str) -> int:
+    """How many setups the variant called ``name`` has, read from its definition without building
+    it (its tables take a while: the engine asks this at start)."""
+    if name not in variant_names():
+        raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(variant_names())}")
+    assert _DEFINITIONS is not None
+    return SETUP_COUNTS[_DEFINITIONS[name].get("setup", "fixed")]
 
 
 def get_variant(name: str) -> Variant:

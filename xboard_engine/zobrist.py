@@ -1,8 +1,16 @@
-"""Zobrist keys: random 64-bit keys per board size, from a fixed seed so hashes are reproducible."""
+"""Zobrist keys: random 63-bit keys per board size, from a fixed seed so hashes are reproducible.
+
+63 bits, not 64: PyPy holds an integer below 2**63 in a machine word and a larger one as a big
+integer, so with 64-bit keys half of all hashes were big integers, every XOR and table probe on them
+allocated, and the JIT compiled each path twice (for both kinds) and kept compiling for seconds.
+(``getrandbits(63)`` gives the same low 32 bits as ``getrandbits(64)`` from the same state, so
+the table's indices, and with them the search, are unchanged.)"""
 import random
 from typing import Dict
 
 from .board import OFF
+
+KEY_BITS = 63
 
 
 class Zobrist:
@@ -10,7 +18,7 @@ class Zobrist:
 
     def __init__(self, size: int) -> None:
         rng = random.Random(0x8E1C5)
-        bits = lambda: rng.getrandbits(64)
+        bits = lambda: rng.getrandbits(KEY_BITS)
         self.piece = [[0] * size] + [[bits() for _ in range(size)] for _ in range(1, OFF)]
         self.side = bits()
         self.castling = [0] + [bits() for _ in range(15)]
