@@ -107,3 +107,22 @@ def test_bad_restart_value_is_refused_with_one_line():
     assert done.returncode == 2
     assert "unknown restart 'sometimes' (auto, on, off)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_python_api_play_game_with_a_keeper_reuses_its_engines_until_close(tmp_path, monkeypatch):
+    from xboard_engine.match import Adjudication, EngineConfig, EngineKeeper, TimeControl, play_game
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    starts = tmp_path / "starts"
+    white = EngineConfig("white", _counted(starts), proto="uci")
+    black = EngineConfig("black", _counted(starts))
+    keeper = EngineKeeper()
+    try:
+        for _ in range(3):
+            game = play_game(white, black, "fullcavalry", TimeControl.parse(tc="60+1", depth="1"),
+                             adjudication=Adjudication(maxmoves=6), keeper=keeper)
+            assert game.result in ("1-0", "0-1", "1/2-1/2") and len(game.moves) >= 10
+        pids = _pids(starts)
+        assert len(pids) == 2 and keeper.started == 2 and all(_alive(pid) for pid in pids)
+    finally:
+        keeper.close()
+    assert not any(_alive(pid) for pid in pids)

@@ -5,11 +5,12 @@
 >>> game = play_game(ours, ours._replace(name="ours-2"), "chess80", TimeControl.parse("10+0.1"))  # doctest: +SKIP
 """
 from .engines import EngineConfig, EngineFailure
+from .keeper import EngineKeeper
 from .pgn import game_to_pgn, read_games, replay
 from .referee import Adjudication, GameRecord, TimeControl, play_game
 from .stats import Score, Sprt
 from .tournament import MatchResult, Opening, Tournament, run_match
 
-__all__ = ["EngineConfig", "EngineFailure", "Adjudication", "GameRecord", "TimeControl", "play_game",
+__all__ = ["EngineConfig", "EngineFailure", "EngineKeeper", "Adjudication", "GameRecord", "TimeControl", "play_game",
            "Score", "Sprt", "MatchResult", "Opening", "Tournament", "run_match", "game_to_pgn",
            "read_games", "replay"]
