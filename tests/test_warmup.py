@@ -67,12 +67,15 @@ def test_quit_during_the_warm_up_ends_the_engine_at_once(first):
     proc.child.close()
 
 
-def uci_search(seconds: float) -> str:
-    """The info line of depth 4 and the bestmove of an 8-Piece search after a warm-up of ``seconds``."""
+def uci_search(seconds: float, new_game: bool = False) -> str:
+    """The info line of depth 4 and the bestmove of an 8-Piece search after a warm-up of ``seconds``
+    (with ``new_game``, after ``ucinewgame`` too: the variant's top-up)."""
     proc = engine(seconds)
     try:
         proc.send("uci")
         proc.send("setoption name UCI_Variant value 8piece")
+        if new_game:
+            proc.send("ucinewgame")
         proc.send("isready")
         proc.expect(r"readyok\r?\n", timeout=30)
         proc.send("position startpos moves e2e4")
@@ -176,22 +179,7 @@ def test_cecp_new_and_variant_warm_it_up_while_ping_waits_and_a_move_ends_it():
 
 
 def test_the_top_up_leaves_the_engines_table_and_search_as_they_were():
-    def search(seconds: float) -> str:
-        proc = engine(seconds)
-        try:
-            proc.send("uci")
-            proc.send("setoption name UCI_Variant value 8piece")
-            proc.send("ucinewgame")
-            proc.send("isready")
-            proc.expect(r"readyok\r?\n", timeout=30)
-            proc.send("position startpos moves e2e4")
-            proc.send("go depth 4")
-            proc.expect(r"bestmove \S+")
-            lines = [re.sub(r" (time|nps|hashfull) \d+", "", line) for line in proc.child.before.splitlines()]
-            return "\n".join(line.strip() for line in lines if line.startswith("info depth 4 ")) + proc.child.after
-        finally:
-            proc.close()
-    assert search(WARM) == search(0)
+    assert uci_search(WARM, new_game=True) == uci_search(0, new_game=True)
 
 
 def test_zobrist_keys_fit_a_machine_word_under_pypy():
