@@ -292,19 +292,21 @@ class _Game:
         """Start (or take from the keeper) ``side``'s engine and set the game up in it.  A kept
         engine that fails at this is replaced by a new one before the game is forfeited."""
         config = self.configs[side]
+
+        def set_up(engine: EngineClient) -> None:
+            self.engines[side] = engine
+            engine.new_game(self.variant, fen, self.moves if isinstance(engine, CecpClient) else [], level)
+
         kept = self.keeper is not None and self.keeper.has(config)
         engine = self.keeper.acquire(config) if self.keeper is not None else start_engine(config)
-        self.engines[side] = engine
         try:
-            engine.new_game(self.variant, fen, self.moves if isinstance(engine, CecpClient) else [], level)
+            set_up(engine)
         except EngineFailure:
             if not kept:
                 raise
             engine.quit()
             self.engines[side] = None
-            engine = start_engine(config)
-            self.engines[side] = engine
-            engine.new_game(self.variant, fen, self.moves if isinstance(engine, CecpClient) else [], level)
+            set_up(start_engine(config))
 
     def _is_standard_start(self, fen: str) -> bool:
         v = self.pos.variant
