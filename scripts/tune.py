@@ -349,8 +349,11 @@ def write_set(path: str, name: str, weights: Dict[str, int], made_by: Dict[str, 
             data = json.load(handle)
     except FileNotFoundError:
         data = {"sets": {}}
+    tables = data["sets"].get(name, {}).get("tables")       # distilled by fit_tables.py: kept
     data["sets"][name] = {"made by": made_by,
                           "weights": {w: x for w, x in sorted(weights.items()) if x != WEIGHTS[w]}}
+    if tables:
+        data["sets"][name]["tables"] = tables
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(data, handle, indent=1, sort_keys=True)
         handle.write("\n")

@@ -12,9 +12,12 @@ with bishop and minor piece: to the bishop's corner). Lancers use the centre tab
 
 Every number is a named weight (centipawns).  ``WEIGHTS`` holds the hand-set values; each variant
 names in its definition (``evaluation =``) the set of fitted weights it uses, kept in ``weights.json``
-beside this module with the command, seed and number of positions that produced each set
-(``scripts/tune.py`` fits them to the results of the engine's own games); a weight a set does not fit
-keeps its hand-set value.
+beside this module with the command, seed and number of positions that produced each set; a weight a
+set does not fit keeps its hand-set value.  A set may also hold, per piece kind, a correction to every
+square of its piece-square tables (``tables``: middlegame and endgame lists, squares counted from the
+owner's first rank, file by file): ``scripts/fit_tables.py`` distils them, with the set's other
+weights, from a strong engine's scores of quiet positions (``scripts/distill.py``), and
+``scripts/tune.py`` fits weights to the results of the engine's own games.
 """
 import json
 import os
@@ -58,23 +61,30 @@ WEIGHTS: Dict[str, int] = {
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights.json")
 
 
-def _read_fitted(path: str = WEIGHTS_FILE) -> Dict[str, Dict[str, int]]:
-    """The fitted weight sets by name (``weights.json``: {"sets": {name: {"weights": {...}, ...}}})."""
+# Per set, per piece kind: (middlegame, endgame) corrections by square from the owner's side.
+SquareTables = Dict[str, Tuple[List[int], List[int]]]
+
+
+def _read_fitted(path: str = WEIGHTS_FILE) -> Tuple[Dict[str, Dict[str, int]], Dict[str, SquareTables]]:
+    """The fitted weight sets and their square tables by name (``weights.json``: {"sets": {name:
+    {"weights": {...}, "tables": {kind: {"mg": [...], "eg": [...]}}, "made by": {...}}}})."""
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except FileNotFoundError:
-        return {}
-    fitted = {}
+        return {}, {}
+    fitted, tables = {}, {}
     for name, entry in data["sets"].items():
         unknown = set(entry["weights"]) - set(WEIGHTS)
         if unknown:
             raise ValueError(f"{path}: set {name} has unknown weights {sorted(unknown)}")
         fitted[name] = {k: int(x) for k, x in entry["weights"].items()}
-    return fitted
+        tables[name] = {kind: ([int(x) for x in t["mg"]], [int(x) for x in t["eg"]])
+                        for kind, t in entry.get("tables", {}).items()}
+    return fitted, tables
 
 
-FITTED: Dict[str, Dict[str, int]] = _read_fitted()
+FITTED, FITTED_TABLES = _read_fitted()
 
 
 def weights_for(v: "Variant") -> Dict[str, int]:
@@ -113,6 +123,7 @@ def piece_square_tables(v: "Variant", w: Optional[Dict[str, int]] = None) -> Lis
     """Per code, per square: the packed (middlegame, endgame, phase) entry, signed for the side."""
     if w is None:
         w = weights_for(v)
+    corrections = FITTED_TABLES.get(v.evaluation, {})
     tables = [[0] * v.size for _ in range(OFF + 1)]
     files, ranks = v.files, v.ranks
     for code in range(1, OFF):
@@ -156,6 +167,12 @@ def piece_square_tables(v: "Variant", w: Optional[Dict[str, int]] = None) -> Lis
                 eg = w["minor_centre_eg"] * centre
             mg += value
             eg += eg_value
+            fitted = corrections.get(name)
+            if fitted is not None:
+                i = advance * files + f
+                if i < len(fitted[0]):
+                    mg += fitted[0][i]
+                    eg += fitted[1][i]
             tables[code][sq] = pack(-mg, -eg, phase) if side else pack(mg, eg, phase)
     return tables
 
@@ -221,14 +238,18 @@ def _tables(v: "Variant") -> _Tables:
     return t
 
 
-def set_weights(weights: Dict[str, int], name: Optional[str] = None) -> None:
-    """Use ``weights`` from now on (the tuner) as the fitted set ``name`` (the variants naming it), or
-    with no name as the hand-set values; every variant in use gets its tables rebuilt."""
+def set_weights(weights: Dict[str, int], name: Optional[str] = None,
+                tables: Optional[SquareTables] = None) -> None:
+    """Use ``weights`` (and square ``tables``, when given) from now on (the fitting scripts) as the
+    fitted set ``name`` (the variants naming it), or with no name as the hand-set values; every variant
+    in use gets its tables rebuilt."""
     if name is None:
         WEIGHTS.clear()
         WEIGHTS.update(weights)
     else:
         FITTED[name] = dict(weights)
+        if tables is not None:
+            FITTED_TABLES[name] = {kind: (list(mg), list(eg)) for kind, (mg, eg) in tables.items()}
     _TABLES.clear()
     for v in list(_LIVE):
         v.signed_piece_square[:] = piece_square_tables(v)

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Distil one weight set of the evaluation from a teacher's scores (``scripts/distill.py``).
+
+The model is the evaluation itself: every square of every piece kind's middlegame and endgame table
+(a correction on top of the set's tables now) and the set's weights of several units (pawn structure,
+king shield, open files, bishop pair, jailers, the side to move).  Each labelled position says how
+the evaluation of White's view moves per centipawn of each: a table entry by the unit's share of the
+middlegame or endgame (the phase), a weight by moving it and evaluating again.  The corrections are
+fitted to the squared difference of expected results, ``1 / (1 + 10 ** (-score / 400))`` of the
+teacher's score and of the evaluation's, with a pull towards no correction (ridge), by full-batch
+Adam steps in numpy.  The last chunk given is held out; the errors printed for it are the real
+evaluation's, after the fitted numbers are rounded and put in.
+
+    python scripts/fit_tables.py --set orthodox ~/distill/normal --write
+
+Run it under CPython (numpy is a development extra: ``pip install numpy``).  ``--write`` stores the set
+in ``xboard_engine/weights.json`` with this command and the teacher, label and position counts.  Keep
+a set only after a match says it plays better.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import shlex
+import sys
+import time
+from typing import Dict, List, Sequence, Tuple
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from xboard_engine import Position                                          # noqa: E402
+from xboard_engine import evaluation                                        # noqa: E402
+from xboard_engine.board import OFF                                       # noqa: E402
+from xboard_engine.evaluation import (EG_SHIFT, PHASE_SHIFT, WEIGHTS, evaluate, max_phase,  # noqa: E402
+                                      set_weights, weights_for)
+from xboard_engine.variant import get_variant, variant_names               # noqa: E402
+
+# The weights of several units (those of single units are the tables themselves).
+TERMS = ["passed_mg", "passed_eg", "doubled_mg", "doubled_eg", "isolated_mg", "isolated_eg", "shield_mg",
+         "open_file_mg", "half_open_file_mg", "bishop_pair_mg", "bishop_pair_eg", "held_unit",
+         "held_king_mg", "held_king_eg", "tempo"]
+PROBE = 50
+CAP = 2000                  # labels beyond this (and mates) are left out: nothing to learn
+BATCH = 20000               # positions measured at once (the probes rebuild the tables per batch)
+
+
+def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int]]]]:
+    """The directory's variant and, per chunk, its (FEN, White's score) pairs within the cap."""
+    with open(os.path.join(directory, "variant"), encoding="utf-8") as handle:
+        variant = handle.read().strip()
+    chunks = []
+    for path in sorted(glob.glob(os.path.join(directory, "labels-*.txt"))):
+        pairs = []
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                fen, _, score = line.strip().rpartition(";")
+                if not fen or score.startswith("#"):
+                    continue
+                cp = int(score)
+                if abs(cp) > CAP:
+                    continue
+                pairs.append((fen, cp if fen.split()[1] == "w" else -cp))
+        chunks.append(pairs)
+    return variant, chunks
+
+
+class Layout:
+    """Where each (kind, square, middlegame or endgame) entry sits in the vector of fitted numbers."""
+
+    def __init__(self, variant: str) -> None:
+        v = self.v = get_variant(variant)
+        self.kinds = sorted({v.kind_of[c].name.replace("2019", "") for c in range(1, OFF)
+                             if v.kind_of[c] is not None})
+        self.squares = v.files * v.ranks
+        self.tables = len(self.kinds) * self.squares * 2
+        self.size = self.tables + len(TERMS)
+        self.full = max_phase(v)
+        self.slot = {}
+        for code in range(1, len(v.kind_of)):
+            kind = v.kind_of[code]
+            if kind is not None:
+                self.slot[code] = self.kinds.index(kind.name.replace("2019", ""))
+
+    def features(self, pos: Position) -> Tuple[List[int], List[float]]:
+        """The table entries a position's units use, and their weights in White's score."""
+        v = self.v
+        s = pos.score
+        phase = (s + (1 << (PHASE_SHIFT - 1))) >> PHASE_SHIFT
+        share = min(phase, self.full) / self.full
+        index, coef = [], []
+        for side in (0, 1):
+            sign = 1.0 if side == 0 else -1.0
+            for sq in pos.units[side]:
+                code = pos.board[sq]
+                f, r = v.file_of[sq], v.rank_of[sq]
+                advance = r if side == 0 else v.ranks - 1 - r
+                base = (self.slot[code] * self.squares + advance * v.files + f) * 2
+                index += [base, base + 1]
+                coef += [sign * share, sign * (1.0 - share)]
+        return index, coef
+
+
+def white_eval(pos: Position) -> int:
+    score = evaluate(pos)
+    return -score if pos.stm else score
+
+
+def measure(layout: Layout, name: str, pairs: List[Tuple[str, int]], weights: Dict[str, int]):
+    """Per position: its evaluation now, its table features, and its term features (by probing)."""
+    import numpy as np
+    base = np.zeros(len(pairs))
+    rows_i, rows_c, rows_n = [], [], []
+    for start in range(0, len(pairs), BATCH):
+        batch = [Position.from_fen(fen, layout.v.name) for fen, _ in pairs[start:start + BATCH]]
+        set_weights(weights, name)
+        for pos in batch:
+            pos.score = pos.compute_score()
+        now = [white_eval(p) for p in batch]
+        extra: List[List[Tuple[int, float]]] = [[] for _ in batch]
+        for j, term in enumerate(TERMS):
+            set_weights(dict(weights, **{term: weights[term] + PROBE}), name)
+            for k, pos in enumerate(batch):
+                d = white_eval(pos) - now[k]
+                if d:
+                    extra[k].append((layout.tables + j, d / PROBE))
+        set_weights(weights, name)
+        for k, pos in enumerate(batch):
+            pos.score = pos.compute_score()
+            index, coef = layout.features(pos)
+            for i, c in extra[k]:
+                index.append(i)
+                coef.append(c)
+            base[start + k] = now[k]
+            rows_i.append(index)
+            rows_c.append(coef)
+            rows_n.append(len(index))
+    lengths = np.array(rows_n)
+    flat_i = np.fromiter((i for row in rows_i for i in row), dtype=np.int64, count=int(lengths.sum()))
+    flat_c = np.fromiter((c for row in rows_c for c in row), dtype=np.float64, count=int(lengths.sum()))
+    row_of = np.repeat(np.arange(len(pairs)), lengths)
+    return base, flat_i, flat_c, row_of
+
+
+def fit(layout: Layout, data, targets, pull: float, steps: int, rate: float):
+    """The corrections minimising the summed squared error of expected results plus ``pull`` per
+    square of a correction in pawns (a correction of 100 costs as much as ``pull`` positions missed
+    entirely): full-batch Adam."""
+    import numpy as np
+    base, flat_i, flat_c, row_of = data
+    scale = math.log(10.0) / 400.0
+    want = 1.0 / (1.0 + np.exp(-scale * targets))
+    x = np.zeros(layout.size)
+    m = np.zeros(layout.size)
+    s = np.zeros(layout.size)
+    n = len(targets)
+    for step in range(1, steps + 1):
+        score = base + np.bincount(row_of, weights=flat_c * x[flat_i], minlength=n)
+        p = 1.0 / (1.0 + np.exp(-scale * score))
+        g_row = 2.0 * (p - want) * p * (1.0 - p) * scale
+        grad = np.bincount(flat_i, weights=flat_c * g_row[row_of], minlength=layout.size)
+        grad += 2.0 * pull * x / 10000.0
+        m = 0.9 * m + 0.1 * grad
+        s = 0.999 * s + 0.001 * grad * grad
+        x -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(s / (1 - 0.999 ** step)) + 1e-12)
+    return x
+
+
+def real_error(layout: Layout, name: str, pairs, weights, tables) -> float:
+    """The evaluation's own mean squared error of expected results on ``pairs``."""
+    set_weights(weights, name, tables)
+    total = 0.0
+    for fen, target in pairs:
+        pos = Position.from_fen(fen, layout.v.name)
+        want = 1.0 / (1.0 + 10.0 ** (-target / 400.0))
+        total += (want - 1.0 / (1.0 + 10.0 ** (-white_eval(pos) / 400.0))) ** 2
+    return total / max(1, len(pairs))
+
+
+def apply(layout: Layout, x, weights: Dict[str, int], tables) -> Tuple[Dict[str, int], Dict]:
+    """The set with the corrections ``x`` rounded and added."""
+    new_tables = {}
+    for k, kind in enumerate(layout.kinds):
+        old_mg, old_eg = tables.get(kind, ([0] * layout.squares, [0] * layout.squares))
+        mg, eg = [], []
+        for sq in range(layout.squares):
+            i = (k * layout.squares + sq) * 2
+            mg.append(old_mg[sq] + int(round(x[i])))
+            eg.append(old_eg[sq] + int(round(x[i + 1])))
+        new_tables[kind] = (mg, eg)
+    new_weights = dict(weights)
+    for j, term in enumerate(TERMS):
+        new_weights[term] = weights[term] + int(round(x[layout.tables + j]))
+    return new_weights, new_tables
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", help="directories of labelled chunks (distill.py --dir)")
+    parser.add_argument("--set", required=True, dest="name", help="the weight set (orthodox, 8piece, ...)")
+    parser.add_argument("--pull", type=float, nargs="+", default=[0.1, 1.0, 10.0],
+                        help="pulls towards no correction to try; the best on the held-out chunk is kept")
+    parser.add_argument("--steps", type=int, default=600, help="Adam steps (600)")
+    parser.add_argument("--rate", type=float, default=2.0, help="Adam's step, centipawns (2)")
+    parser.add_argument("--write", action="store_true", help="store the set in weights.json")
+    parser.add_argument("--output", default=evaluation.WEIGHTS_FILE)
+    args = parser.parse_args(list(argv) or None)
+    try:
+        import numpy as np
+    except ImportError:
+        parser.error("numpy is needed (pip install numpy; run under CPython)")
+    train, held, variants = [], [], set()
+    for d in args.dirs:
+        variant, chunks = read_labels(d)
+        variants.add(variant)
+        if get_variant(variant).evaluation != args.name:
+            parser.error(f"{d} holds {variant} positions, which do not use the set {args.name}")
+        if len(chunks) < 2:
+            parser.error(f"{d}: at least two labelled chunks are needed (the last is held out)")
+        for chunk in chunks[:-1]:
+            train += chunk
+        held += chunks[-1]
+    seen = set()
+    train = [p for p in train if not (" ".join(p[0].split()[:4]) in seen or seen.add(" ".join(p[0].split()[:4])))]
+    held = [p for p in held if " ".join(p[0].split()[:4]) not in seen]
+    layout = Layout(sorted(variants)[0])
+    started = time.time()
+    weights = weights_for(layout.v)
+    tables = dict(evaluation.FITTED_TABLES.get(args.name, {}))
+    data = measure(layout, args.name, train, weights)
+    targets = np.array([t for _, t in train], dtype=np.float64)
+    print(f"set {args.name} ({', '.join(sorted(variants))}): {len(train)} training and {len(held)} "
+          f"held-out positions, {len(data[1]) / len(train):.1f} features each ({time.time() - started:.0f} s)",
+          flush=True)
+    before = real_error(layout, args.name, held, weights, tables)
+    print(f"held-out error now {before:.6f}", flush=True)
+    best = None
+    for pull in args.pull:
+        x = fit(layout, data, targets, pull, args.steps, args.rate)
+        trial = apply(layout, x, weights, tables)
+        err = real_error(layout, args.name, held, *trial)
+        print(f"pull {pull:g}: held-out {err:.6f} ({time.time() - started:.0f} s)", flush=True)
+        if best is None or err < best[0]:
+            best = (err, pull, trial)
+    err, pull, (new_weights, new_tables) = best
+    set_weights(weights, args.name, tables)
+    print("terms:", ", ".join(f"{t} {weights[t]}->{new_weights[t]}" for t in TERMS if new_weights[t] != weights[t]))
+    if args.write:
+        if err >= before:
+            print("fit_tables.py: the held-out error did not fall; weights.json left as it was", file=sys.stderr)
+            return 1
+        teacher = labels_made_by(args.dirs)
+        write_set(args.output, args.name, new_weights, new_tables, {
+            "command": "python scripts/fit_tables.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
+            "positions made by": teacher, "pull": pull, "steps": args.steps,
+            "training positions": len(train), "held-out positions": len(held),
+            "held-out error": [round(before, 6), round(err, 6)]})
+        print(f"written to {args.output}")
+    return 0
+
+
+def labels_made_by(dirs: Sequence[str]) -> List[str]:
+    """What each directory's ``made-by`` file says (the distill.py commands and the teacher)."""
+    notes = []
+    for d in dirs:
+        try:
+            with open(os.path.join(d, "made-by"), encoding="utf-8") as handle:
+                notes += [line.strip() for line in handle if line.strip()]
+        except OSError:
+            notes.append(f"{d}: no made-by file")
+    return notes
+
+
+def write_set(path: str, name: str, weights: Dict[str, int], tables, made_by: Dict[str, object]) -> None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        data = {"sets": {}}
+    data["sets"][name] = {
+        "made by": made_by,
+        "weights": {w: x for w, x in sorted(weights.items()) if x != WEIGHTS[w]},
+        "tables": {kind: {"mg": mg, "eg": eg} for kind, (mg, eg) in sorted(tables.items())}}
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

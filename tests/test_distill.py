@@ -1,0 +1,132 @@
+"""The distilled evaluation: square-table corrections, the position and label chunks of
+``scripts/distill.py`` and the fit of ``scripts/fit_tables.py``."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from xboard_engine import Position
+from xboard_engine.evaluation import FITTED, FITTED_TABLES, evaluate, set_weights
+
+ROOT = Path(__file__).resolve().parent.parent
+STOCKFISH = "/usr/games/stockfish"
+
+
+def _white(fen: str, variant: str = "normal") -> int:
+    pos = Position.from_fen(fen, variant)
+    score = evaluate(pos)
+    return -score if pos.stm else score
+
+
+def test_a_square_correction_counts_for_each_side_from_its_own_first_rank():
+    """A table correction on the knight's d4 (fourth square of the fourth rank from its owner's side)
+    moves White's knight on d4 and Black's on d5 alike, and a knight elsewhere not at all."""
+    fens = {"white d4": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "black d5": "4k3/8/8/3n4/8/8/8/4K3 w - - 0 1",
+            "white e4": "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1"}
+    before = {name: _white(fen) for name, fen in fens.items()}
+    saved, saved_tables = dict(FITTED.get("orthodox", {})), dict(FITTED_TABLES.get("orthodox", {}))
+    mg, eg = [0] * 64, [0] * 64
+    mg[3 * 8 + 3] = eg[3 * 8 + 3] = 60
+    try:
+        set_weights(saved, "orthodox", dict(saved_tables, knight=(mg, eg)))
+        after = {name: _white(fen) for name, fen in fens.items()}
+    finally:
+        set_weights(saved, "orthodox", saved_tables)
+    assert after["white d4"] - before["white d4"] == 60
+    assert after["black d5"] - before["black d5"] == -60
+    assert after["white e4"] == before["white e4"]
+    assert {name: _white(fen) for name, fen in fens.items()} == before
+
+
+def _run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    run = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if check:
+        assert run.returncode == 0, run.stderr
+    return run
+
+
+def test_positions_are_quiet_new_and_reproducible_and_labels_resume(tmp_path):
+    """Chunks of quiet positions (not in check, both sides with more than a king, no repeats) made
+    again the same from the same seed; Stockfish's labels, a half-labelled chunk finished where it
+    stopped."""
+    out = tmp_path / "d"
+    _run("scripts/distill.py", "positions", "normal", "--dir", str(out), "--chunks", "0-1",
+         "--chunk-positions", "40", "--nodes", "60", "--teacher", STOCKFISH, "--teacher-nodes", "200")
+    fens = (out / "positions-0000.fen").read_text().split("\n")[:-1]
+    assert len(fens) == 40 and len({" ".join(f.split()[:4]) for f in fens}) == 40
+    for fen in fens:
+        pos = Position.from_fen(fen)
+        assert not pos.is_check() and len(pos.units[0]) > 1 and len(pos.units[1]) > 1
+    again = tmp_path / "again"
+    _run("scripts/distill.py", "positions", "normal", "--dir", str(again), "--chunks", "1",
+         "--chunk-positions", "40", "--nodes", "60", "--teacher", STOCKFISH, "--teacher-nodes", "200")
+    assert (again / "positions-0001.fen").read_text() == (out / "positions-0001.fen").read_text()
+    _run("scripts/distill.py", "label", "--dir", str(out), "--chunks", "0", "--teacher", STOCKFISH, "--depth", "4")
+    labels = (out / "labels-0000.txt").read_text().split("\n")[:-1]
+    assert [line.rpartition(";")[0] for line in labels] == fens
+    assert all(line.rpartition(";")[2].lstrip("-#").isdigit() for line in labels)
+    (out / "labels-0000.txt").write_text("\n".join(labels[:25]) + "\n")
+    run = _run("scripts/distill.py", "label", "--dir", str(out), "--chunks", "0", "--teacher", STOCKFISH,
+               "--depth", "4")
+    assert "chunk 0: 15 labelled" in run.stdout
+    assert [line.rpartition(";")[0] for line in (out / "labels-0000.txt").read_text().split("\n")[:-1]] == fens
+    made_by = (out / "made-by").read_text()
+    assert "positions normal" in made_by and "Stockfish" in made_by
+    bad = _run("scripts/distill.py", "label", "--dir", str(tmp_path / "none"), check=False)
+    assert bad.returncode != 0 and "no positions" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_mate_is_labelled_as_a_mate():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from distill import Teacher
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    teacher = Teacher(STOCKFISH, "normal")
+    try:
+        best, score = teacher.search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "depth 6")
+        assert (best, score) == ("a1a8", "#1")
+        assert teacher.search("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", "depth 6")[1].lstrip("-").isdigit()
+    finally:
+        teacher.close()
+
+
+def test_the_fit_learns_what_the_labels_say(tmp_path):
+    """Labels that are the evaluation plus 150 centipawns per knight (White's minus Black's): the fit
+    raises the knight's table by about that much and the held-out error falls; ``--write`` stores
+    the set with how it was made, and the evaluation then reads it."""
+    source = tmp_path / "src"
+    _run("scripts/distill.py", "positions", "normal", "--dir", str(source), "--chunks", "0-1",
+         "--chunk-positions", "1000", "--nodes", "60")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "variant").write_text("normal\n")
+    (data / "made-by").write_text("test: the evaluation plus 150 a knight\n")
+    for chunk in (0, 1):
+        lines = []
+        for fen in (source / f"positions-000{chunk}.fen").read_text().split("\n")[:-1]:
+            board = fen.split()[0]
+            extra = 150 * (board.count("N") - board.count("n"))
+            stm = evaluate(Position.from_fen(fen))
+            lines.append(f"{fen};{stm + (extra if ' w ' in fen else -extra)}")
+        (data / f"labels-000{chunk}.txt").write_text("\n".join(lines) + "\n")
+    weights = tmp_path / "weights.json"
+    run = _run("scripts/fit_tables.py", "--set", "orthodox", str(data), "--steps", "300", "--rate", "3",
+               "--pull", "0.001", "--write", "--output", str(weights))
+    errors = [float(line.split()[-1]) for line in run.stdout.splitlines() if line.startswith("held-out error now")]
+    kept = [float(line.split()[3]) for line in run.stdout.splitlines() if line.startswith("pull")]
+    assert kept[0] < errors[0] / 2, run.stdout
+    import json
+    entry = json.loads(weights.read_text())["sets"]["orthodox"]
+    assert entry["made by"]["positions made by"] == ["test: the evaluation plus 150 a knight"]
+    assert entry["made by"]["command"].startswith("python scripts/fit_tables.py --set orthodox")
+    knight = entry["tables"]["knight"]["mg"]        # the positions are middlegames: the endgame's is loose
+    central = sorted(knight[r * 8 + f] for r in range(2, 6) for f in range(2, 6) if knight[r * 8 + f])
+    assert len(central) > 8 and 75 < central[len(central) // 2] < 225, central
+    pawn = entry["tables"]["pawn"]["mg"]
+    assert abs(sum(pawn[8:56]) / 48) < 30
+    check = subprocess.run(
+        [sys.executable, "-c", "from xboard_engine.evaluation import _read_fitted; "
+         f"w, t = _read_fitted({str(weights)!r}); print(len(t['orthodox']['knight'][0]))"],
+        cwd=ROOT, capture_output=True, text=True, env=dict(os.environ))
+    assert check.stdout.strip() == "64", check.stderr
