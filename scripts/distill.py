@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from xboard_engine import Position                                          # noqa: E402
 from xboard_engine.alphabeta import AlphaBeta                               # noqa: E402
+from xboard_engine.errors import RulesError                                 # noqa: E402
 from xboard_engine.evaluation import evaluate                               # noqa: E402
 from xboard_engine.search import FEATURES, Limits, Searcher                 # noqa: E402
 from xboard_engine.variant import get_variant, variant_names                # noqa: E402
@@ -46,7 +47,7 @@ KEEP_SHARE = 0.5            # share of the quiet positions of a game kept (neigh
 class Teacher:
     """A UCI engine that plays and labels (one process, kept for the whole run)."""
 
-    def __init__(self, path: str, variant: str) -> None:
+    def __init__(self, path: str, variant: str, options: Sequence[str] = ()) -> None:
         self.path = path
         try:
             self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -62,6 +63,9 @@ class Teacher:
         self.send("setoption name Hash value 16")
         if variant == "chess960":
             self.send("setoption name UCI_Chess960 value true")
+        for option in options:
+            name, _, value = option.partition("=")
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         for _ in self.lines("readyok"):
             pass
@@ -140,7 +144,10 @@ def play_game(variant: str, rng: random.Random, teacher: Optional[Teacher], node
             best, score = teacher.search(pos.fen(), f"nodes {int(teacher_nodes * rng.uniform(0.75, 1.25))}")
             if score.startswith("#") or abs(int(score)) > DECIDED:
                 break
-            move = pos.parse_uci(best)
+            try:
+                move = pos.parse_uci(best)
+            except RulesError:
+                break                   # a move the teacher's rules allow and ours do not
         else:
             searcher.clear()
             result = searcher.search(pos, Limits(nodes=int(nodes * rng.uniform(0.75, 1.25))))
@@ -226,7 +233,7 @@ def chunk_range(text: str) -> List[int]:
 
 def labeller(args, variant: str):
     if args.teacher:
-        teacher = Teacher(args.teacher, variant)
+        teacher = Teacher(args.teacher, variant, args.teacher_option)
         go = f"depth {args.depth}" if not args.nodes_label else f"nodes {args.nodes_label}"
         print(f"labels: {teacher.name}, go {go}", flush=True)
         note(args.dir, f"labels: {teacher.name} ({args.teacher}), go {go}")
@@ -271,6 +278,8 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nodes", type=int, default=400, help="our search's nodes a move (400)")
     parser.add_argument("--teacher", help="the UCI teacher's program (none: our own search labels)")
+    parser.add_argument("--teacher-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option the teacher is given after `uci` (repeatable)")
     parser.add_argument("--teacher-nodes", type=int, default=2000, help="the teacher's nodes a move (2000)")
     parser.add_argument("--noise", type=float, default=0.08, help="chance of a random move (0.08)")
     parser.add_argument("--depth", type=int, default=8, help="label depth (8)")
@@ -285,7 +294,7 @@ def main(argv: Sequence[str] = ()) -> int:
     print(command, flush=True)
     note(args.dir, command)
     label = None
-    play_teacher = Teacher(args.teacher, variant) if args.teacher and args.step != "label" else None
+    play_teacher = Teacher(args.teacher, variant, args.teacher_option) if args.teacher and args.step != "label" else None
     for chunk in args.chunks:
         started = time.time()
         if args.step in ("positions", "run"):

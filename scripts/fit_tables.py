@@ -7,9 +7,10 @@ king shield, open files, bishop pair, jailers, the side to move).  Each labelled
 the evaluation of White's view moves per centipawn of each: a table entry by the unit's share of the
 middlegame or endgame (the phase), a weight by moving it and evaluating again.  The corrections are
 fitted to the squared difference of expected results, ``1 / (1 + 10 ** (-score / 400))`` of the
-teacher's score and of the evaluation's, with a pull towards no correction (ridge), by full-batch
-Adam steps in numpy.  The last chunk given is held out; the errors printed for it are the real
-evaluation's, after the fitted numbers are rounded and put in.
+teacher's score (scaled first to the evaluation's centipawns: ``label_scale``) and of the
+evaluation's, with a pull towards no correction (ridge), by full-batch Adam steps in numpy.  The last positions of each directory (``--held-out``: those of the last games
+played) are held out; the errors printed for them are the real evaluation's, after the fitted
+numbers are rounded and put in.
 
     python scripts/fit_tables.py --set orthodox ~/distill/normal --write
 
@@ -66,15 +67,20 @@ def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int]]]]:
 
 
 class Layout:
-    """Where each (kind, square, middlegame or endgame) entry sits in the vector of fitted numbers."""
+    """Where each fitted number sits in one vector: per piece kind, a correction per square, per file
+    and per rank (each square's correction is the sum of the three: the file and rank parts are
+    learnt from every unit on them, so a square seldom stood on is not left to its few positions),
+    middlegame and endgame; then the weights of several units."""
 
     def __init__(self, variant: str) -> None:
         v = self.v = get_variant(variant)
         self.kinds = sorted({v.kind_of[c].name.replace("2019", "") for c in range(1, OFF)
                              if v.kind_of[c] is not None})
         self.squares = v.files * v.ranks
+        self.lines = v.files + v.ranks
         self.tables = len(self.kinds) * self.squares * 2
-        self.size = self.tables + len(TERMS)
+        self.terms = self.tables + len(self.kinds) * self.lines * 2
+        self.size = self.terms + len(TERMS)
         self.full = max_phase(v)
         self.slot = {}
         for code in range(1, len(v.kind_of)):
@@ -83,7 +89,7 @@ class Layout:
                 self.slot[code] = self.kinds.index(kind.name.replace("2019", ""))
 
     def features(self, pos: Position) -> Tuple[List[int], List[float]]:
-        """The table entries a position's units use, and their weights in White's score."""
+        """The numbers a position's units use, and their weights in White's score."""
         v = self.v
         s = pos.score
         phase = (s + (1 << (PHASE_SHIFT - 1))) >> PHASE_SHIFT
@@ -91,14 +97,31 @@ class Layout:
         index, coef = [], []
         for side in (0, 1):
             sign = 1.0 if side == 0 else -1.0
+            mg, eg = sign * share, sign * (1.0 - share)
             for sq in pos.units[side]:
-                code = pos.board[sq]
+                slot = self.slot[pos.board[sq]]
                 f, r = v.file_of[sq], v.rank_of[sq]
                 advance = r if side == 0 else v.ranks - 1 - r
-                base = (self.slot[code] * self.squares + advance * v.files + f) * 2
-                index += [base, base + 1]
-                coef += [sign * share, sign * (1.0 - share)]
+                square = (slot * self.squares + advance * v.files + f) * 2
+                file = self.tables + (slot * self.lines + f) * 2
+                rank = self.tables + (slot * self.lines + v.files + advance) * 2
+                index += [square, square + 1, file, file + 1, rank, rank + 1]
+                coef += [mg, eg, mg, eg, mg, eg]
         return index, coef
+
+    def pulls(self, pull: float, square_pull: float):
+        """Each number's pull: the squares' ``square_pull`` times the files', ranks' and terms'."""
+        import numpy as np
+        out = np.full(self.size, pull)
+        out[:self.tables] *= square_pull
+        return out
+
+    def correction(self, x, slot: int, index: int, phase: int) -> float:
+        """The fitted correction of square ``index`` (from the owner's side) of kind ``slot``."""
+        files = self.v.files
+        f, r = index % files, index // files
+        return (x[(slot * self.squares + index) * 2 + phase] + x[self.tables + (slot * self.lines + f) * 2 + phase]
+                + x[self.tables + (slot * self.lines + files + r) * 2 + phase])
 
 
 def white_eval(pos: Position) -> int:
@@ -123,7 +146,7 @@ def measure(layout: Layout, name: str, pairs: List[Tuple[str, int]], weights: Di
             for k, pos in enumerate(batch):
                 d = white_eval(pos) - now[k]
                 if d:
-                    extra[k].append((layout.tables + j, d / PROBE))
+                    extra[k].append((layout.terms + j, d / PROBE))
         set_weights(weights, name)
         for k, pos in enumerate(batch):
             pos.score = pos.compute_score()
@@ -142,10 +165,10 @@ def measure(layout: Layout, name: str, pairs: List[Tuple[str, int]], weights: Di
     return base, flat_i, flat_c, row_of
 
 
-def fit(layout: Layout, data, targets, pull: float, steps: int, rate: float):
-    """The corrections minimising the summed squared error of expected results plus ``pull`` per
-    square of a correction in pawns (a correction of 100 costs as much as ``pull`` positions missed
-    entirely): full-batch Adam."""
+def fit(layout: Layout, data, targets, pull, steps: int, rate: float):
+    """The corrections minimising the summed squared error of expected results plus, per number,
+    its ``pull`` times its square in pawns (a correction of 100 costs as much as ``pull`` positions
+    missed entirely): full-batch Adam."""
     import numpy as np
     base, flat_i, flat_c, row_of = data
     scale = math.log(10.0) / 400.0
@@ -159,11 +182,31 @@ def fit(layout: Layout, data, targets, pull: float, steps: int, rate: float):
         p = 1.0 / (1.0 + np.exp(-scale * score))
         g_row = 2.0 * (p - want) * p * (1.0 - p) * scale
         grad = np.bincount(flat_i, weights=flat_c * g_row[row_of], minlength=layout.size)
-        grad += 2.0 * pull * x / 10000.0
+        grad += 2.0 * pull * x / 10000.0            # pull: one number per fitted number
         m = 0.9 * m + 0.1 * grad
         s = 0.999 * s + 0.001 * grad * grad
         x -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(s / (1 - 0.999 ** step)) + 1e-12)
     return x
+
+
+def label_scale(base, labels) -> float:
+    """The factor that puts the teacher's centipawns on the evaluation's scale: the one with which the
+    evaluation as it is fits the labels best (golden-section search).  The search's margins are in
+    the evaluation's centipawns; the fit then learns only what the teacher values differently."""
+    import numpy as np
+    c = math.log(10.0) / 400.0
+    ours = 1.0 / (1.0 + np.exp(-c * base))
+
+    def err(s: float) -> float:
+        return float(np.mean((ours - 1.0 / (1.0 + np.exp(-c * s * labels))) ** 2))
+    lo, hi = 0.2, 5.0
+    for _ in range(40):
+        a, b = hi - (hi - lo) / 1.618, lo + (hi - lo) / 1.618
+        if err(a) < err(b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
 
 
 def real_error(layout: Layout, name: str, pairs, weights, tables) -> float:
@@ -184,13 +227,12 @@ def apply(layout: Layout, x, weights: Dict[str, int], tables) -> Tuple[Dict[str,
         old_mg, old_eg = tables.get(kind, ([0] * layout.squares, [0] * layout.squares))
         mg, eg = [], []
         for sq in range(layout.squares):
-            i = (k * layout.squares + sq) * 2
-            mg.append(old_mg[sq] + int(round(x[i])))
-            eg.append(old_eg[sq] + int(round(x[i + 1])))
+            mg.append(old_mg[sq] + int(round(layout.correction(x, k, sq, 0))))
+            eg.append(old_eg[sq] + int(round(layout.correction(x, k, sq, 1))))
         new_tables[kind] = (mg, eg)
     new_weights = dict(weights)
     for j, term in enumerate(TERMS):
-        new_weights[term] = weights[term] + int(round(x[layout.tables + j]))
+        new_weights[term] = weights[term] + int(round(x[layout.terms + j]))
     return new_weights, new_tables
 
 
@@ -200,6 +242,11 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--set", required=True, dest="name", help="the weight set (orthodox, 8piece, ...)")
     parser.add_argument("--pull", type=float, nargs="+", default=[0.1, 1.0, 10.0],
                         help="pulls towards no correction to try; the best on the held-out chunk is kept")
+    parser.add_argument("--held-out", type=int, default=5000,
+                        help="positions held out of each directory: its last ones (5000)")
+    parser.add_argument("--square-pull", type=float, default=10.0,
+                        help="a square's own correction is pulled this many times harder than those of "
+                             "files, ranks and terms (10)")
     parser.add_argument("--steps", type=int, default=600, help="Adam steps (600)")
     parser.add_argument("--rate", type=float, default=2.0, help="Adam's step, centipawns (2)")
     parser.add_argument("--write", action="store_true", help="store the set in weights.json")
@@ -215,11 +262,11 @@ def main(argv: Sequence[str] = ()) -> int:
         variants.add(variant)
         if get_variant(variant).evaluation != args.name:
             parser.error(f"{d} holds {variant} positions, which do not use the set {args.name}")
-        if len(chunks) < 2:
-            parser.error(f"{d}: at least two labelled chunks are needed (the last is held out)")
-        for chunk in chunks[:-1]:
-            train += chunk
-        held += chunks[-1]
+        positions = [p for chunk in chunks for p in chunk]
+        if len(positions) < 2 * args.held_out:
+            parser.error(f"{d}: {len(positions)} labelled positions, too few to hold {args.held_out} out")
+        train += positions[:-args.held_out]
+        held += positions[-args.held_out:]
     seen = set()
     train = [p for p in train if not (" ".join(p[0].split()[:4]) in seen or seen.add(" ".join(p[0].split()[:4])))]
     held = [p for p in held if " ".join(p[0].split()[:4]) not in seen]
@@ -228,15 +275,17 @@ def main(argv: Sequence[str] = ()) -> int:
     weights = weights_for(layout.v)
     tables = dict(evaluation.FITTED_TABLES.get(args.name, {}))
     data = measure(layout, args.name, train, weights)
-    targets = np.array([t for _, t in train], dtype=np.float64)
+    scale = label_scale(data[0], np.array([t for _, t in train], dtype=np.float64))
+    targets = scale * np.array([t for _, t in train], dtype=np.float64)
+    held = [(fen, scale * t) for fen, t in held]
     print(f"set {args.name} ({', '.join(sorted(variants))}): {len(train)} training and {len(held)} "
           f"held-out positions, {len(data[1]) / len(train):.1f} features each ({time.time() - started:.0f} s)",
           flush=True)
     before = real_error(layout, args.name, held, weights, tables)
-    print(f"held-out error now {before:.6f}", flush=True)
+    print(f"labels scaled by {scale:.3f}; held-out error now {before:.6f}", flush=True)
     best = None
     for pull in args.pull:
-        x = fit(layout, data, targets, pull, args.steps, args.rate)
+        x = fit(layout, data, targets, layout.pulls(pull, args.square_pull), args.steps, args.rate)
         trial = apply(layout, x, weights, tables)
         err = real_error(layout, args.name, held, *trial)
         print(f"pull {pull:g}: held-out {err:.6f} ({time.time() - started:.0f} s)", flush=True)
@@ -252,7 +301,8 @@ def main(argv: Sequence[str] = ()) -> int:
         teacher = labels_made_by(args.dirs)
         write_set(args.output, args.name, new_weights, new_tables, {
             "command": "python scripts/fit_tables.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
-            "positions made by": teacher, "pull": pull, "steps": args.steps,
+            "positions made by": teacher, "pull": pull, "square pull": args.square_pull,
+            "label scale": round(scale, 4), "steps": args.steps,
             "training positions": len(train), "held-out positions": len(held),
             "held-out error": [round(before, 6), round(err, 6)]})
         print(f"written to {args.output}")
@@ -281,9 +331,7 @@ def write_set(path: str, name: str, weights: Dict[str, int], tables, made_by: Di
         "made by": made_by,
         "weights": {w: x for w, x in sorted(weights.items()) if x != WEIGHTS[w]},
         "tables": {kind: {"mg": mg, "eg": eg} for kind, (mg, eg) in sorted(tables.items())}}
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    evaluation.write_fitted(path, data)
 
 
 if __name__ == "__main__":

@@ -354,9 +354,7 @@ def write_set(path: str, name: str, weights: Dict[str, int], made_by: Dict[str, 
                           "weights": {w: x for w, x in sorted(weights.items()) if x != WEIGHTS[w]}}
     if tables:
         data["sets"][name]["tables"] = tables
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    evaluation.write_fitted(path, data)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ weights, from a strong engine's scores of quiet positions (``scripts/distill.py`
 """
 import json
 import os
+import re
 import weakref
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
@@ -85,6 +86,15 @@ def _read_fitted(path: str = WEIGHTS_FILE) -> Tuple[Dict[str, Dict[str, int]], D
 
 
 FITTED, FITTED_TABLES = _read_fitted()
+
+
+def write_fitted(path: str, data: dict) -> None:
+    """Write a weights file (the fitting scripts): one line per list of numbers, so a table reads
+    as a table and a change to a set shows in a diff."""
+    text = json.dumps(data, indent=1, sort_keys=True)
+    text = re.sub(r"\[\s+([-\d.,\s]+?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
 
 
 def weights_for(v: "Variant") -> Dict[str, int]:
