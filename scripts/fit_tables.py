@@ -43,11 +43,13 @@ TERMS = ["passed_mg", "passed_eg", "doubled_mg", "doubled_eg", "isolated_mg", "i
          "held_king_mg", "held_king_eg", "tempo"]
 PROBE = 50
 CAP = 2000                  # labels beyond this (and mates) are left out: nothing to learn
+USED: List[str] = []        # the label files read, with their counts (stored with the set)
 BATCH = 20000               # positions measured at once (the probes rebuild the tables per batch)
 
 
 def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int]]]]:
-    """The directory's variant and, per chunk, its (FEN, White's score) pairs within the cap."""
+    """The directory's variant and, per chunk, its (FEN, White's score) pairs within the cap (each
+    chunk's file name and count are noted in ``USED`` for the provenance)."""
     with open(os.path.join(directory, "variant"), encoding="utf-8") as handle:
         variant = handle.read().strip()
     chunks = []
@@ -63,6 +65,7 @@ def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int]]]]:
                     continue
                 pairs.append((fen, cp if fen.split()[1] == "w" else -cp))
         chunks.append(pairs)
+        USED.append(f"{os.path.basename(path)}: {len(pairs)} positions")
     return variant, chunks
 
 
@@ -301,7 +304,7 @@ def main(argv: Sequence[str] = ()) -> int:
         teacher = labels_made_by(args.dirs)
         write_set(args.output, args.name, new_weights, new_tables, {
             "command": "python scripts/fit_tables.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
-            "positions made by": teacher, "pull": pull, "square pull": args.square_pull,
+            "positions made by": teacher, "label files": USED, "pull": pull, "square pull": args.square_pull,
             "label scale": round(scale, 4), "steps": args.steps,
             "training positions": len(train), "held-out positions": len(held),
             "held-out error": [round(before, 6), round(err, 6)]})

@@ -26,8 +26,10 @@ def white_view(fen: str, variant: str = "normal") -> int:
 
 @pytest.mark.parametrize("variant", variant_names())
 def test_start_position_is_level_but_for_the_move(variant):
-    """Every start array is symmetric: only the side to move's tempo remains."""
-    assert evaluate(Position(variant)) == WEIGHTS["tempo"]
+    """Every start array is symmetric: only the side to move's tempo (its set's) remains."""
+    from xboard_engine.evaluation import weights_for
+    from xboard_engine.variant import get_variant
+    assert evaluate(Position(variant)) == weights_for(get_variant(variant))["tempo"]
 
 
 def mirrored(fen: str, lancers: bool = False) -> str:
