@@ -244,7 +244,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("dirs", nargs="+", help="directories of labelled chunks (distill.py --dir)")
     parser.add_argument("--set", required=True, dest="name", help="the weight set (orthodox, 8piece, ...)")
     parser.add_argument("--pull", type=float, nargs="+", default=[0.1, 1.0, 10.0],
-                        help="pulls towards no correction to try; the best on the held-out chunk is kept")
+                        help="pulls towards no correction to try; the best on the held-out positions is kept")
     parser.add_argument("--held-out", type=int, default=5000,
                         help="positions held out of each directory: its last ones (5000)")
     parser.add_argument("--square-pull", type=float, default=10.0,
