@@ -94,7 +94,7 @@ class Layout:
     def features(self, pos: Position) -> Tuple[List[int], List[float]]:
         """The numbers a position's units use, and their weights in White's score."""
         v = self.v
-        s = pos.score
+        s = evaluation.split_net(pos.score)
         phase = (s + (1 << (PHASE_SHIFT - 1))) >> PHASE_SHIFT
         share = min(phase, self.full) / self.full
         index, coef = [], []

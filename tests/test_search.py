@@ -128,7 +128,7 @@ def test_engine_mates_a_lone_king_playing_both_sides(variant, fen):
 
 
 def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
-    from xboard_engine.evaluation import mop_up
+    from xboard_engine.mop_up import mop_up
     centre = mop_up(Position.from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
     edge = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
     assert 0 < centre < edge
@@ -142,7 +142,7 @@ def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
 def test_mop_up_takes_the_bare_kings_room_away_with_one_unit():
     """With king and one unit (mates on any edge), each square next to the bare king that no hunter
     attacks costs the hunter MOP_UP_ROOM; the king is lifted off, so a check covers what lies behind."""
-    from xboard_engine.evaluation import MOP_UP_ROOM, mop_up
+    from xboard_engine.mop_up import MOP_UP_ROOM, mop_up
     # Kings on e8 and e1 in both: rook on a1 leaves d8 f8 d7 e7 f7 (5), on a7 only d8 f8 (2).
     free = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"))
     cut = mop_up(Position.from_fen("4k3/R7/8/8/8/8/8/4K3 b - - 0 1"))

@@ -8,7 +8,9 @@ Black's negated except the phase), so the core keeps one running sum and pays no
 terms that depend on several units at once: pawn structure (passed, doubled, isolated), the king's pawn
 shield, rooks on open files, the bishop pair, units held by jailers (a held king is in danger), the
 side to move, and against a bare king the drive to the edge (with one unit: taking the king's room;
-with bishop and minor piece: to the bishop's corner). Lancers use the centre table.
+with bishop and minor piece: to the bishop's corner, ``mop_up.py``). Lancers use the centre table.
+A weight set may also carry a small net (``nets/SET.json``, ``evaluation_net.py``): its hidden sums
+ride above the packed entries of the same tables, and its output is added to the score.
 
 Every number is a named weight (centipawns).  ``WEIGHTS`` holds the hand-set values; each variant
 names in its definition (``evaluation =``) the set of fitted weights it uses, kept in ``weights.json``
@@ -25,8 +27,9 @@ import re
 import weakref
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
-from .attacks import attacked
 from .board import BLACK, OFF
+from .evaluation_net import NET_HALF, NET_SHIFT, Net, net_entries
+from .mop_up import mop_up
 from .pieces import DIAGONAL, JAILER, KING_LEAPS, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
 
 if TYPE_CHECKING:
@@ -86,6 +89,32 @@ def _read_fitted(path: str = WEIGHTS_FILE) -> Tuple[Dict[str, Dict[str, int]], D
 
 
 FITTED, FITTED_TABLES = _read_fitted()
+
+NETS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nets")
+_NETS: Dict[str, Optional[Net]] = {}      # per set: its net (nets/NAME.json), read on first use
+
+
+def net_for(name: str) -> Optional[Net]:
+    """The net of weight set ``name``, or None when it has none."""
+    if name not in _NETS:
+        try:
+            with open(os.path.join(NETS_DIR, name + ".json"), encoding="utf-8") as handle:
+                _NETS[name] = Net(json.load(handle)["net"])
+        except FileNotFoundError:
+            _NETS[name] = None
+    return _NETS[name]
+
+
+def set_net(name: str, net: Optional[Net]) -> None:
+    """Use ``net`` (None: no net) for set ``name`` from now on (the training script and tests); every
+    variant in use gets its tables rebuilt."""
+    _NETS[name] = net
+    _rebuild()
+
+
+def split_net(s: int) -> int:
+    """A packed sum without the net's lanes: the packed middlegame, endgame and phase."""
+    return s - (((s + NET_HALF) >> NET_SHIFT) << NET_SHIFT)
 
 
 def write_fitted(path: str, data: dict) -> None:
@@ -184,6 +213,12 @@ def piece_square_tables(v: "Variant", w: Optional[Dict[str, int]] = None) -> Lis
                     mg += fitted[0][i]
                     eg += fitted[1][i]
             tables[code][sq] = pack(-mg, -eg, phase) if side else pack(mg, eg, phase)
+    net = net_for(v.evaluation)
+    if net is not None:
+        for code, column in enumerate(net_entries(v, net)):
+            row = tables[code]
+            for sq in v.squares:
+                row[sq] += column[sq]
     return tables
 
 
@@ -218,10 +253,12 @@ def max_phase(v: "Variant") -> int:
 
 class _Tables:
     """Per-variant data ``evaluate`` needs besides the packed sum (built on first use)."""
-    __slots__ = ("w", "max_phase", "role", "king_steps", "shield", "passed_mg", "passed_eg", "pawn_cache")
+    __slots__ = ("w", "max_phase", "role", "king_steps", "shield", "passed_mg", "passed_eg", "pawn_cache",
+                 "net")
 
     def __init__(self, v: "Variant") -> None:
         self.w = w = weights_for(v)
+        self.net = net_for(v.evaluation)
         self.max_phase = max_phase(v)
         self.role = roles(v)
         self.king_steps = [v.step(df, dr) for df, dr in KING_LEAPS]
@@ -260,6 +297,10 @@ def set_weights(weights: Dict[str, int], name: Optional[str] = None,
         FITTED[name] = dict(weights)
         if tables is not None:
             FITTED_TABLES[name] = {kind: (list(mg), list(eg)) for kind, (mg, eg) in tables.items()}
+    _rebuild()
+
+
+def _rebuild() -> None:
     _TABLES.clear()
     for v in list(_LIVE):
         v.signed_piece_square[:] = piece_square_tables(v)
@@ -324,6 +365,10 @@ def evaluate(pos: "Position") -> int:
         t = _TABLES[v.name] = _Tables(v)
     w = t.w
     s = pos.score
+    net = t.net
+    correction = 0
+    if net is not None:
+        s, correction = net.split(s)
     phase = (s + _PHASE_HALF) >> PHASE_SHIFT
     s -= phase << PHASE_SHIFT
     eg = (s + _EG_HALF) >> EG_SHIFT
@@ -399,69 +444,16 @@ def evaluate(pos: "Position") -> int:
     if phase > t.max_phase:
         phase = t.max_phase
     score = _blend(mg, eg, phase, t.max_phase)
+    score += correction
     if len(units[0]) == 1 or len(units[1]) == 1:
         score += mop_up(pos)
     return (score if pos.stm == 0 else -score) + w["tempo"]
 
 
-MOP_UP_EDGE = 10                    # per step the bare king stands from the centre
-MOP_UP_CLOSE = 4                    # per step the attacking king is nearer the bare king
-MOP_UP_CORNER = 50                  # with bishop and minor piece: per step nearer the bishop's corner
-MOP_UP_ROOM = 15                    # per square next to the bare king it cannot step to
-BISHOP = PIECE_KINDS["bishop"]
-
-
-def mop_up(pos: "Position") -> int:
-    """White-minus-Black bonus for the side playing against a bare king (mates need the bare king
-    on the edge and the other king close), 0 when both or neither side has only its king."""
-    units = pos.units
-    if len(units[0]) == 1:
-        bare = 0
-    elif len(units[1]) == 1:
-        bare = 1
-    else:
-        return 0
-    if len(units[1 - bare]) == 1:
-        return 0
-    v = pos.variant
-    lone, hunter = pos.kings[bare], pos.kings[1 - bare]
-    lf, lr = v.file_of[lone], v.rank_of[lone]
-    edge = max(2 * lf - (v.files - 1), (v.files - 1) - 2 * lf) // 2 \
-        + max(2 * lr - (v.ranks - 1), (v.ranks - 1) - 2 * lr) // 2
-    apart = abs(lf - v.file_of[hunter]) + abs(lr - v.rank_of[hunter])
-    bonus = MOP_UP_EDGE * edge + MOP_UP_CLOSE * (v.files + v.ranks - apart)
-    B = pos.board
-    hunters = 1 - bare
-    if len(units[hunters]) == 2:
-        # One unit and the king: the mate can be on any edge, so take the bare king's room away (the
-        # squares next to it no hunter attacks, looked at with the king lifted off, so a slider's
-        # check covers the squares behind it too).
-        king = B[lone]
-        B[lone] = 0
-        steps = _tables(v).king_steps
-        bonus += MOP_UP_ROOM * len(steps)
-        for step in steps:
-            x = lone + step
-            u = B[x]
-            if u != OFF and (not u or u >> 6 == hunters) and not attacked(pos, x, hunters):
-                bonus -= MOP_UP_ROOM
-        B[lone] = king
-    elif len(units[hunters]) == 3:
-        # Bishop and a minor piece mate only in a corner of the bishop's colour: drive the king there.
-        for sq in units[hunters]:
-            if v.kind_of[B[sq]] is BISHOP:
-                colour = (v.file_of[sq] + v.rank_of[sq]) & 1
-                corners = [(f, r) for f in (0, v.files - 1) for r in (0, v.ranks - 1) if (f + r) & 1 == colour]
-                near = min(abs(lf - f) + abs(lr - r) for f, r in corners)
-                bonus += MOP_UP_CORNER * (v.files + v.ranks - near)
-                break
-    return bonus if bare == 1 else -bonus
-
-
 def material_and_placement(pos: "Position") -> int:
     """The tapered piece-square sum alone, White minus Black."""
     t = _tables(pos.v)
-    s = pos.score
+    s = split_net(pos.score)
     phase = (s + _PHASE_HALF) >> PHASE_SHIFT
     s -= phase << PHASE_SHIFT
     eg = (s + _EG_HALF) >> EG_SHIFT

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Train the small net of one weight set (``xboard_engine/evaluation_net.py``) on a teacher's scores.
+
+The net corrects the evaluation as it is: for each labelled position (``scripts/distill.py``) the target
+is the teacher's score, scaled to the evaluation's centipawns as ``fit_tables.py`` scales it, and the
+net learns what the evaluation misses.  Every position is also used with the colours swapped (the board
+mirrored, the score negated), so the net learns no colour bias.  Minibatch Adam in numpy on the squared
+difference of expected results; the last ``--held-out`` positions of each directory are held out, and
+the epoch with the lowest held-out error is kept.  The weights are then rounded to the integers the
+engine uses and the real evaluation's held-out error is printed before and after.
+
+    python scripts/fit_net.py --set orthodox ~/distill/normal --write
+
+``--write`` stores ``xboard_engine/nets/SET.json`` with this command, the seed, the teacher and the label
+counts.  Keep a net only after a match says it plays better (held-out error does not tell).
+"""
+import argparse
+import math
+import os
+import shlex
+import sys
+import time
+from typing import Dict, List, Sequence, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+
+from fit_tables import USED, label_scale, labels_made_by, read_labels, white_eval   # noqa: E402
+from xboard_engine import Position                                            # noqa: E402
+from xboard_engine import evaluation                                          # noqa: E402
+from xboard_engine.board import OFF                                          # noqa: E402
+from xboard_engine.evaluation_net import ACTIVATION, OUTPUT_ONE, Net, unit_key  # noqa: E402
+from xboard_engine.variant import get_variant                                # noqa: E402
+
+C = math.log(10.0) / 400.0
+MAX_UNITS = 48                     # feature slots per position (unused ones point at a zero row)
+
+
+class Features:
+    """Feature numbering: unit key by key, then square (rank by rank from White's first, file by file)."""
+
+    def __init__(self, variant: str) -> None:
+        v = self.v = get_variant(variant)
+        self.keys = sorted({unit_key(v, c) for c in range(1, OFF) if v.kind_of[c] is not None})
+        self.squares = v.files * v.ranks
+        self.count = len(self.keys) * self.squares
+        self.mirror = {}             # key -> the same unit of the other colour
+        for key in self.keys:
+            other = key[0].swapcase() + key[1:]
+            if other not in self.keys or v.has_lancers:
+                self.mirror = {}
+                break
+            self.mirror[key] = other
+
+    def of(self, pos: Position, flip: bool = False) -> List[int]:
+        v = self.v
+        out = []
+        for side in (0, 1):
+            for sq in pos.units[side]:
+                key = unit_key(v, pos.board[sq])
+                f, r = v.file_of[sq], v.rank_of[sq]
+                if flip:
+                    key, r = self.mirror[key], v.ranks - 1 - r
+                out.append(self.keys.index(key) * self.squares + r * v.files + f)
+        return out
+
+
+def build(features: Features, pairs: List[Tuple[str, float]], flip: bool):
+    """(feature slots, base evaluation, target) arrays for ``pairs``, with the mirrored copies."""
+    import numpy as np
+    rows, base, target = [], [], []
+    for fen, t in pairs:
+        pos = Position.from_fen(fen, features.v.name)
+        b = white_eval(pos)
+        rows.append(features.of(pos))
+        base.append(b)
+        target.append(t)
+        if flip:
+            rows.append(features.of(pos, True))
+            base.append(-b)
+            target.append(-t)
+    slots = np.full((len(rows), MAX_UNITS), features.count, dtype=np.int32)
+    for i, row in enumerate(rows):
+        slots[i, :len(row)] = row[:MAX_UNITS]
+    return slots, np.array(base, dtype=np.float32), np.array(target, dtype=np.float32)
+
+
+class Model:
+    """The float net: first layer W (features+1 rows, the last zero), biases b, output u (pawns) and c."""
+
+    def __init__(self, count: int, hidden: int, seed: int) -> None:
+        import numpy as np
+        rng = np.random.default_rng(seed)
+        self.params = {"W": (rng.standard_normal((count + 1, hidden)) * 0.05).astype(np.float32),
+                       "b": np.full(hidden, 0.5, dtype=np.float32),
+                       "u": (rng.standard_normal(hidden) * 0.01).astype(np.float32),
+                       "c": np.zeros(1, dtype=np.float32)}
+        self.params["W"][count] = 0.0
+        self.count = count
+        self.m = {k: np.zeros_like(x) for k, x in self.params.items()}
+        self.s = {k: np.zeros_like(x) for k, x in self.params.items()}
+        self.step = 0
+
+    def forward(self, slots):
+        import numpy as np
+        a = self.params["W"][slots].sum(axis=1) + self.params["b"]
+        h = np.clip(a, 0.0, 1.0)
+        return a, h, 100.0 * (h @ self.params["u"] + self.params["c"][0])
+
+    def error(self, data) -> float:
+        import numpy as np
+        slots, base, target = data
+        total = 0.0
+        for start in range(0, len(base), 8192):
+            sl = slice(start, start + 8192)
+            out = self.forward(slots[sl])[2]
+            p = 1.0 / (1.0 + np.exp(-C * (base[sl] + out)))
+            want = 1.0 / (1.0 + np.exp(-C * target[sl]))
+            total += float(((p - want) ** 2).sum())
+        return total / len(base)
+
+    def train_batch(self, slots, base, target, rate: float, decay: float) -> None:
+        import numpy as np
+        a, h, out = self.forward(slots)
+        p = 1.0 / (1.0 + np.exp(-C * (base + out)))
+        want = 1.0 / (1.0 + np.exp(-C * target))
+        g_out = (2.0 * (p - want) * p * (1.0 - p) * C * 100.0 / len(base)).astype(np.float32)
+        P = self.params
+        grads = {"u": h.T @ g_out, "c": np.array([g_out.sum()], dtype=np.float32)}
+        g_a = np.outer(g_out, P["u"]) * ((a > 0.0) & (a < 1.0))
+        grads["b"] = g_a.sum(axis=0)
+        g_w = np.zeros_like(P["W"])
+        np.add.at(g_w, slots.ravel(), np.repeat(g_a, slots.shape[1], axis=0))
+        g_w[self.count] = 0.0
+        g_w += decay * P["W"]
+        grads["W"] = g_w
+        self.step += 1
+        for k, g in grads.items():
+            self.m[k] = 0.9 * self.m[k] + 0.1 * g
+            self.s[k] = 0.999 * self.s[k] + 0.001 * g * g
+            mh = self.m[k] / (1 - 0.9 ** self.step)
+            sh = self.s[k] / (1 - 0.999 ** self.step)
+            P[k] -= rate * mh / (np.sqrt(sh) + 1e-8)
+
+    def integers(self, features: Features) -> Dict:
+        """The net as ``evaluation_net.Net`` reads it."""
+        import numpy as np
+        P = self.params
+        W = np.clip(np.rint(P["W"] * ACTIVATION), -2000, 2000).astype(int)
+        first = {}
+        for k, key in enumerate(features.keys):
+            rows = W[k * features.squares:(k + 1) * features.squares]
+            if np.any(rows):
+                first[key] = rows.tolist()
+        return {"hidden": int(P["b"].shape[0]), "first": first,
+                "bias": np.rint(P["b"] * ACTIVATION).astype(int).tolist(),
+                "output": np.rint(P["u"] * 100.0 * OUTPUT_ONE).astype(int).tolist(),
+                "output bias": int(round(float(P["c"][0]) * 100.0))}
+
+
+def real_error(variant: str, name: str, pairs, net) -> float:
+    evaluation.set_net(name, net)
+    total = 0.0
+    for fen, target in pairs:
+        pos = Position.from_fen(fen, variant)
+        want = 1.0 / (1.0 + 10.0 ** (-target / 400.0))
+        total += (want - 1.0 / (1.0 + 10.0 ** (-white_eval(pos) / 400.0))) ** 2
+    return total / max(1, len(pairs))
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", help="directories of labelled chunks (distill.py --dir)")
+    parser.add_argument("--set", required=True, dest="name", help="the weight set (orthodox, ...)")
+    parser.add_argument("--hidden", type=int, default=16, help="hidden units (16)")
+    parser.add_argument("--epochs", type=int, default=12, help="passes over the training positions (12)")
+    parser.add_argument("--batch", type=int, default=1024, help="positions per step (1024)")
+    parser.add_argument("--rate", type=float, default=1e-3, help="Adam's step (0.001)")
+    parser.add_argument("--decay", type=float, default=1e-4, help="pull of first-layer weights to 0 (1e-4)")
+    parser.add_argument("--held-out", type=int, default=5000, help="positions held out of each directory (5000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the order (1)")
+    parser.add_argument("--write", action="store_true", help="store the net in xboard_engine/nets/SET.json")
+    parser.add_argument("--output", help="where --write stores the net (xboard_engine/nets/SET.json)")
+    args = parser.parse_args(list(argv) or None)
+    try:
+        import numpy as np
+    except ImportError:
+        parser.error("numpy is needed (pip install numpy; run under CPython)")
+    started = time.time()
+    evaluation.set_net(args.name, None)
+    train, held, variants = [], [], set()
+    for d in args.dirs:
+        variant, chunks = read_labels(d)
+        variants.add(variant)
+        if get_variant(variant).evaluation != args.name:
+            parser.error(f"{d} holds {variant} positions, which do not use the set {args.name}")
+        positions = [p for chunk in chunks for p in chunk]
+        if len(positions) < 2 * args.held_out:
+            parser.error(f"{d}: {len(positions)} labelled positions, too few to hold {args.held_out} out")
+        train += positions[:-args.held_out]
+        held += positions[-args.held_out:]
+    seen = set()
+    train = [p for p in train if not (" ".join(p[0].split()[:4]) in seen or seen.add(" ".join(p[0].split()[:4])))]
+    held = [p for p in held if " ".join(p[0].split()[:4]) not in seen]
+    variant = sorted(variants)[0]
+    features = Features(variant)
+    base = np.array([white_eval(Position.from_fen(f, variant)) for f, _ in train], dtype=np.float64)
+    scale = label_scale(base, np.array([t for _, t in train], dtype=np.float64))
+    train = [(f, scale * t) for f, t in train]
+    held = [(f, scale * t) for f, t in held]
+    flip = bool(features.mirror)
+    data = build(features, train, flip)
+    held_data = build(features, held, False)
+    print(f"set {args.name} ({variant}): {len(train)} training positions ({len(data[1])} with the mirrored), "
+          f"{len(held)} held out, labels scaled by {scale:.3f} ({time.time() - started:.0f} s)", flush=True)
+    model = Model(features.count, args.hidden, args.seed)
+    rng = np.random.default_rng(args.seed)
+    best = (model.error(held_data), 0, {k: x.copy() for k, x in model.params.items()})
+    print(f"epoch 0: held-out {best[0]:.6f}", flush=True)
+    for epoch in range(1, args.epochs + 1):
+        order = rng.permutation(len(data[1]))
+        for start in range(0, len(order), args.batch):
+            pick = order[start:start + args.batch]
+            model.train_batch(data[0][pick], data[1][pick], data[2][pick], args.rate, args.decay)
+        err = model.error(held_data)
+        print(f"epoch {epoch}: training {model.error(tuple(x[:50000] for x in data)):.6f}, held-out {err:.6f} "
+              f"({time.time() - started:.0f} s)", flush=True)
+        if err < best[0]:
+            best = (err, epoch, {k: x.copy() for k, x in model.params.items()})
+    model.params = best[2]
+    net_data = model.integers(features)
+    before = real_error(variant, args.name, held, None)
+    after = real_error(variant, args.name, held, Net(net_data))
+    print(f"kept epoch {best[1]}; the real evaluation's held-out error {before:.6f} -> {after:.6f}")
+    if args.write:
+        if after >= before:
+            print("fit_net.py: the held-out error did not fall; no net written", file=sys.stderr)
+            return 1
+        path = args.output or os.path.join(evaluation.NETS_DIR, args.name + ".json")
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        made_by = {"command": "python scripts/fit_net.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
+                   "positions made by": labels_made_by(args.dirs), "label files": USED,
+                   "label scale": round(scale, 4), "seed": args.seed, "epoch kept": best[1],
+                   "training positions": len(train), "mirrored": flip, "held-out positions": len(held),
+                   "held-out error": [round(before, 6), round(after, 6)]}
+        evaluation.write_fitted(path, {"made by": made_by, "net": net_data})
+        print(f"written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
