@@ -29,7 +29,7 @@ sys.path.insert(0, HERE)
 from fit_tables import USED, label_scale, labels_made_by, read_labels, white_eval   # noqa: E402
 from xboard_engine import Position                                            # noqa: E402
 from xboard_engine import evaluation                                          # noqa: E402
-from xboard_engine.board import OFF                                          # noqa: E402
+from xboard_engine.board import BLACK, OFF                                          # noqa: E402
 from xboard_engine.evaluation_net import ACTIVATION, OUTPUT_ONE, Net, unit_key  # noqa: E402
 from xboard_engine.variant import get_variant                                # noqa: E402
 
@@ -38,100 +38,107 @@ MAX_UNITS = 48                     # feature slots per position (unused ones poi
 
 
 class Features:
-    """Feature numbering: unit key by key, then square (rank by rank from White's first, file by file)."""
+    """Feature numbering: unit key by key, then square (rank by rank from White's first, file by file);
+    ``mirror`` maps each feature to the same unit of the other colour on the rank-mirrored square."""
 
     def __init__(self, variant: str) -> None:
+        import numpy as np
         v = self.v = get_variant(variant)
-        self.keys = sorted({unit_key(v, c) for c in range(1, OFF) if v.kind_of[c] is not None})
+        codes = [c for c in range(1, OFF) if v.kind_of[c] is not None]
+        self.keys = sorted({unit_key(v, c) for c in codes})
         self.squares = v.files * v.ranks
         self.count = len(self.keys) * self.squares
-        self.mirror = {}             # key -> the same unit of the other colour
-        for key in self.keys:
-            other = key[0].swapcase() + key[1:]
-            if other not in self.keys or v.has_lancers:
-                self.mirror = {}
-                break
-            self.mirror[key] = other
+        other_key = {}
+        for c in codes:
+            step = v.facing_step[c]
+            dr = int(round(step / v.stride))
+            mirrored_step = (step - dr * v.stride) - dr * v.stride
+            twins = [d for d in codes if v.kind_of[d] is v.kind_of[c] and (d > BLACK) != (c > BLACK)
+                     and v.facing_step[d] == mirrored_step]
+            if len(twins) != 1:
+                raise SystemExit(f"fit_net.py: no single mirror image of {unit_key(v, c)} in {variant}")
+            other_key[unit_key(v, c)] = unit_key(v, twins[0])
+        mirror = np.arange(self.count + 1)
+        for k, key in enumerate(self.keys):
+            j = self.keys.index(other_key[key])
+            for r in range(v.ranks):
+                for f in range(v.files):
+                    mirror[k * self.squares + r * v.files + f] = j * self.squares + (v.ranks - 1 - r) * v.files + f
+        self.mirror = mirror
 
-    def of(self, pos: Position, flip: bool = False) -> List[int]:
+    def of(self, pos: Position) -> List[int]:
         v = self.v
-        out = []
-        for side in (0, 1):
-            for sq in pos.units[side]:
-                key = unit_key(v, pos.board[sq])
-                f, r = v.file_of[sq], v.rank_of[sq]
-                if flip:
-                    key, r = self.mirror[key], v.ranks - 1 - r
-                out.append(self.keys.index(key) * self.squares + r * v.files + f)
-        return out
+        return [self.keys.index(unit_key(v, pos.board[sq])) * self.squares + v.rank_of[sq] * v.files + v.file_of[sq]
+                for side in (0, 1) for sq in pos.units[side]]
 
 
-def build(features: Features, pairs: List[Tuple[str, float]], flip: bool):
-    """(feature slots, base evaluation, target) arrays for ``pairs``, with the mirrored copies."""
+def build(features: Features, pairs: List[Tuple[str, float]]):
+    """(feature slots, mirrored feature slots, base evaluation, target) arrays for ``pairs``."""
     import numpy as np
-    rows, base, target = [], [], []
-    for fen, t in pairs:
+    slots = np.full((len(pairs), MAX_UNITS), features.count, dtype=np.int32)
+    base, target = [], []
+    for i, (fen, t) in enumerate(pairs):
         pos = Position.from_fen(fen, features.v.name)
-        b = white_eval(pos)
-        rows.append(features.of(pos))
-        base.append(b)
+        row = features.of(pos)[:MAX_UNITS]
+        slots[i, :len(row)] = row
+        base.append(white_eval(pos))
         target.append(t)
-        if flip:
-            rows.append(features.of(pos, True))
-            base.append(-b)
-            target.append(-t)
-    slots = np.full((len(rows), MAX_UNITS), features.count, dtype=np.int32)
-    for i, row in enumerate(rows):
-        slots[i, :len(row)] = row[:MAX_UNITS]
-    return slots, np.array(base, dtype=np.float32), np.array(target, dtype=np.float32)
+    return slots, features.mirror[slots], np.array(base, dtype=np.float32), np.array(target, dtype=np.float32)
 
 
 class Model:
-    """The float net: first layer W (features+1 rows, the last zero), biases b, output u (pawns) and c."""
+    """The float net, colour-blind by construction: ``half`` hidden units with first layer W (features
+    + 1 rows, the last zero) and biases b see the board; their twins see it mirrored with the colours
+    swapped (the same weights on the mirror features) and count against (output -u).  Mirroring a
+    position swaps each unit with its twin, so the output changes sign exactly."""
 
-    def __init__(self, count: int, hidden: int, seed: int) -> None:
+    def __init__(self, count: int, half: int, seed: int) -> None:
         import numpy as np
         rng = np.random.default_rng(seed)
-        self.params = {"W": (rng.standard_normal((count + 1, hidden)) * 0.05).astype(np.float32),
-                       "b": np.full(hidden, 0.5, dtype=np.float32),
-                       "u": (rng.standard_normal(hidden) * 0.01).astype(np.float32),
-                       "c": np.zeros(1, dtype=np.float32)}
+        self.params = {"W": (rng.standard_normal((count + 1, half)) * 0.05).astype(np.float32),
+                       "b": np.full(half, 0.5, dtype=np.float32),
+                       "u": (rng.standard_normal(half) * 0.01).astype(np.float32)}
         self.params["W"][count] = 0.0
         self.count = count
         self.m = {k: np.zeros_like(x) for k, x in self.params.items()}
         self.s = {k: np.zeros_like(x) for k, x in self.params.items()}
         self.step = 0
 
-    def forward(self, slots):
+    def forward(self, slots, mirrored):
         import numpy as np
-        a = self.params["W"][slots].sum(axis=1) + self.params["b"]
-        h = np.clip(a, 0.0, 1.0)
-        return a, h, 100.0 * (h @ self.params["u"] + self.params["c"][0])
+        W, b, u = self.params["W"], self.params["b"], self.params["u"]
+        a1 = W[slots].sum(axis=1) + b
+        a2 = W[mirrored].sum(axis=1) + b
+        h1, h2 = np.clip(a1, 0.0, 1.0), np.clip(a2, 0.0, 1.0)
+        return a1, a2, h1, h2, 100.0 * ((h1 - h2) @ u)
 
     def error(self, data) -> float:
         import numpy as np
-        slots, base, target = data
+        slots, mirrored, base, target = data
         total = 0.0
         for start in range(0, len(base), 8192):
             sl = slice(start, start + 8192)
-            out = self.forward(slots[sl])[2]
+            out = self.forward(slots[sl], mirrored[sl])[4]
             p = 1.0 / (1.0 + np.exp(-C * (base[sl] + out)))
             want = 1.0 / (1.0 + np.exp(-C * target[sl]))
             total += float(((p - want) ** 2).sum())
         return total / len(base)
 
-    def train_batch(self, slots, base, target, rate: float, decay: float) -> None:
+    def train_batch(self, slots, mirrored, base, target, rate: float, decay: float) -> None:
         import numpy as np
-        a, h, out = self.forward(slots)
+        a1, a2, h1, h2, out = self.forward(slots, mirrored)
         p = 1.0 / (1.0 + np.exp(-C * (base + out)))
         want = 1.0 / (1.0 + np.exp(-C * target))
         g_out = (2.0 * (p - want) * p * (1.0 - p) * C * 100.0 / len(base)).astype(np.float32)
         P = self.params
-        grads = {"u": h.T @ g_out, "c": np.array([g_out.sum()], dtype=np.float32)}
-        g_a = np.outer(g_out, P["u"]) * ((a > 0.0) & (a < 1.0))
-        grads["b"] = g_a.sum(axis=0)
+        grads = {"u": (h1 - h2).T @ g_out}
+        g_a1 = np.outer(g_out, P["u"]) * ((a1 > 0.0) & (a1 < 1.0))
+        g_a2 = -np.outer(g_out, P["u"]) * ((a2 > 0.0) & (a2 < 1.0))
+        grads["b"] = g_a1.sum(axis=0) + g_a2.sum(axis=0)
         g_w = np.zeros_like(P["W"])
-        np.add.at(g_w, slots.ravel(), np.repeat(g_a, slots.shape[1], axis=0))
+        width = slots.shape[1]
+        np.add.at(g_w, slots.ravel(), np.repeat(g_a1, width, axis=0))
+        np.add.at(g_w, mirrored.ravel(), np.repeat(g_a2, width, axis=0))
         g_w[self.count] = 0.0
         g_w += decay * P["W"]
         grads["W"] = g_w
@@ -144,19 +151,22 @@ class Model:
             P[k] -= rate * mh / (np.sqrt(sh) + 1e-8)
 
     def integers(self, features: Features) -> Dict:
-        """The net as ``evaluation_net.Net`` reads it."""
+        """The net as ``evaluation_net.Net`` reads it: the units, then their twins (each twin's column
+        of a feature is the unit's column of the mirror feature), rounded once so that the twins stay
+        exact mirror images."""
         import numpy as np
         P = self.params
         W = np.clip(np.rint(P["W"] * ACTIVATION), -2000, 2000).astype(int)
+        full = np.concatenate([W, W[features.mirror]], axis=1)
         first = {}
         for k, key in enumerate(features.keys):
-            rows = W[k * features.squares:(k + 1) * features.squares]
+            rows = full[k * features.squares:(k + 1) * features.squares]
             if np.any(rows):
                 first[key] = rows.tolist()
-        return {"hidden": int(P["b"].shape[0]), "first": first,
-                "bias": np.rint(P["b"] * ACTIVATION).astype(int).tolist(),
-                "output": np.rint(P["u"] * 100.0 * OUTPUT_ONE).astype(int).tolist(),
-                "output bias": int(round(float(P["c"][0]) * 100.0))}
+        bias = np.rint(P["b"] * ACTIVATION).astype(int).tolist()
+        out = np.rint(P["u"] * 100.0 * OUTPUT_ONE).astype(int).tolist()
+        return {"hidden": 2 * len(bias), "first": first, "bias": bias + bias,
+                "output": out + [-x for x in out], "output bias": 0}
 
 
 def real_error(variant: str, name: str, pairs, net) -> float:
@@ -173,7 +183,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", help="directories of labelled chunks (distill.py --dir)")
     parser.add_argument("--set", required=True, dest="name", help="the weight set (orthodox, ...)")
-    parser.add_argument("--hidden", type=int, default=16, help="hidden units (16)")
+    parser.add_argument("--hidden", type=int, default=16, help="hidden units, an even number: half of them the mirrored twins of the others (16)")
     parser.add_argument("--epochs", type=int, default=12, help="passes over the training positions (12)")
     parser.add_argument("--batch", type=int, default=1024, help="positions per step (1024)")
     parser.add_argument("--rate", type=float, default=1e-3, help="Adam's step (0.001)")
@@ -209,20 +219,21 @@ def main(argv: Sequence[str] = ()) -> int:
     scale = label_scale(base, np.array([t for _, t in train], dtype=np.float64))
     train = [(f, scale * t) for f, t in train]
     held = [(f, scale * t) for f, t in held]
-    flip = bool(features.mirror)
-    data = build(features, train, flip)
-    held_data = build(features, held, False)
-    print(f"set {args.name} ({variant}): {len(train)} training positions ({len(data[1])} with the mirrored), "
+    if args.hidden % 2:
+        parser.error("--hidden must be even: the units come in mirrored twins")
+    data = build(features, train)
+    held_data = build(features, held)
+    print(f"set {args.name} ({variant}): {len(train)} training positions, "
           f"{len(held)} held out, labels scaled by {scale:.3f} ({time.time() - started:.0f} s)", flush=True)
-    model = Model(features.count, args.hidden, args.seed)
+    model = Model(features.count, args.hidden // 2, args.seed)
     rng = np.random.default_rng(args.seed)
     best = (model.error(held_data), 0, {k: x.copy() for k, x in model.params.items()})
     print(f"epoch 0: held-out {best[0]:.6f}", flush=True)
     for epoch in range(1, args.epochs + 1):
-        order = rng.permutation(len(data[1]))
+        order = rng.permutation(len(data[2]))
         for start in range(0, len(order), args.batch):
             pick = order[start:start + args.batch]
-            model.train_batch(data[0][pick], data[1][pick], data[2][pick], args.rate, args.decay)
+            model.train_batch(data[0][pick], data[1][pick], data[2][pick], data[3][pick], args.rate, args.decay)
         err = model.error(held_data)
         print(f"epoch {epoch}: training {model.error(tuple(x[:50000] for x in data)):.6f}, held-out {err:.6f} "
               f"({time.time() - started:.0f} s)", flush=True)
@@ -242,7 +253,7 @@ def main(argv: Sequence[str] = ()) -> int:
         made_by = {"command": "python scripts/fit_net.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
                    "positions made by": labels_made_by(args.dirs), "label files": USED,
                    "label scale": round(scale, 4), "seed": args.seed, "epoch kept": best[1],
-                   "training positions": len(train), "mirrored": flip, "held-out positions": len(held),
+                   "training positions": len(train), "hidden units": args.hidden, "held-out positions": len(held),
                    "held-out error": [round(before, 6), round(after, 6)]}
         evaluation.write_fitted(path, {"made by": made_by, "net": net_data})
         print(f"written to {path}")

@@ -149,8 +149,9 @@ def test_the_fit_learns_what_the_labels_say(tmp_path):
 
 def test_the_net_learns_what_the_labels_say(tmp_path):
     """Labels that are the evaluation plus 150 centipawns per knight of difference: the net's held-out
-    error falls to less than half, ``--write`` stores it with how it was made, and with it the
-    evaluation of a position where White has an extra knight moves towards the labels."""
+    error falls to less than half, ``--write`` stores it with how it was made, with it the evaluation
+    of a position where White has an extra knight moves towards the labels, and mirrored positions
+    are still worth the same to the side to move."""
     source = tmp_path / "src"
     _run("scripts/distill.py", "positions", "normal", "--dir", str(source), "--chunks", "0-1",
          "--chunk-positions", "1000", "--nodes", "60")
@@ -180,11 +181,16 @@ def test_the_net_learns_what_the_labels_say(tmp_path):
     stored = json.loads(output.read_text())
     assert stored["made by"]["positions made by"] == ["test: the evaluation plus 150 a knight"]
     assert stored["made by"]["command"].startswith("python scripts/fit_net.py --set orthodox")
+    from test_evaluation import mirrored
     extra_knight = "r1bqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     plain = _white(extra_knight)
+    some = (source / "positions-0001.fen").read_text().split("\n")[:200]
     try:
         evaluation.set_net("orthodox", Net(stored["net"]))
         netted = _white(extra_knight)
+        # The twins make the net colour-blind: a mirrored position is worth exactly as much to its mover.
+        for fen in some:
+            assert evaluate(Position.from_fen(fen)) == evaluate(Position.from_fen(mirrored(fen)))
     finally:
         evaluation.set_net("orthodox", None)
         evaluation._NETS.pop("orthodox", None)

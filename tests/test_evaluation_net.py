@@ -28,7 +28,7 @@ def direct_output(pos: Position, data: dict) -> int:
             column = data["first"][unit_key(v, pos.board[sq])][v.rank_of[sq] * v.files + v.file_of[sq]]
             sums = [a + w for a, w in zip(sums, column)]
     total = sum(w * min(max(a, 0), ACTIVATION) for a, w in zip(sums, data["output"]))
-    return data["output bias"] + (total >> OUTPUT_SHIFT)
+    return data["output bias"] + (total >> OUTPUT_SHIFT if total >= 0 else -(-total >> OUTPUT_SHIFT))
 
 
 @pytest.mark.parametrize("variant", ["normal", "8piece", "chess80"])

@@ -79,7 +79,9 @@ class Net:
             if a > 32768:
                 a -= 32768
                 total += w * (a if a < ACTIVATION else ACTIVATION)
-        return (x & LOW_MASK) - NET_HALF, self.output_bias + (total >> OUTPUT_SHIFT)
+        # Rounded towards zero, so a mirrored position's output is exactly the negation.
+        total = total >> OUTPUT_SHIFT if total >= 0 else -(-total >> OUTPUT_SHIFT)
+        return (x & LOW_MASK) - NET_HALF, self.output_bias + total
 
 
 def read_net(data: Optional[Dict]) -> Optional[Net]:
