@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
-from fit_tables import USED, label_scale, labels_made_by, read_labels, white_eval   # noqa: E402
+from fit_tables import USED, label_scale, labels_made_by, split_labels, white_eval   # noqa: E402
 from xboard_engine import Position                                            # noqa: E402
 from xboard_engine import evaluation                                          # noqa: E402
 from xboard_engine.board import BLACK, OFF                                          # noqa: E402
@@ -199,20 +199,7 @@ def main(argv: Sequence[str] = ()) -> int:
         parser.error("numpy is needed (pip install numpy; run under CPython)")
     started = time.time()
     evaluation.set_net(args.name, None)
-    train, held, variants = [], [], set()
-    for d in args.dirs:
-        variant, chunks = read_labels(d)
-        variants.add(variant)
-        if get_variant(variant).evaluation != args.name:
-            parser.error(f"{d} holds {variant} positions, which do not use the set {args.name}")
-        positions = [p for chunk in chunks for p in chunk]
-        if len(positions) < 2 * args.held_out:
-            parser.error(f"{d}: {len(positions)} labelled positions, too few to hold {args.held_out} out")
-        train += positions[:-args.held_out]
-        held += positions[-args.held_out:]
-    seen = set()
-    train = [p for p in train if not (" ".join(p[0].split()[:4]) in seen or seen.add(" ".join(p[0].split()[:4])))]
-    held = [p for p in held if " ".join(p[0].split()[:4]) not in seen]
+    train, held, variants = split_labels(parser, args.dirs, args.name, args.held_out)
     variant = sorted(variants)[0]
     features = Features(variant)
     base = np.array([white_eval(Position.from_fen(f, variant)) for f, _ in train], dtype=np.float64)

@@ -69,6 +69,26 @@ def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int]]]]:
     return variant, chunks
 
 
+def split_labels(parser, dirs: Sequence[str], name: str, held_out: int):
+    """(training pairs, held-out pairs, variants) of the directories: each directory's last ``held_out``
+    positions held out, repeats of a training position dropped from both."""
+    train, held, variants = [], [], set()
+    for d in dirs:
+        variant, chunks = read_labels(d)
+        variants.add(variant)
+        if get_variant(variant).evaluation != name:
+            parser.error(f"{d} holds {variant} positions, which do not use the set {name}")
+        positions = [p for chunk in chunks for p in chunk]
+        if len(positions) < 2 * held_out:
+            parser.error(f"{d}: {len(positions)} labelled positions, too few to hold {held_out} out")
+        train += positions[:-held_out]
+        held += positions[-held_out:]
+    seen = set()
+    train = [p for p in train if not (" ".join(p[0].split()[:4]) in seen or seen.add(" ".join(p[0].split()[:4])))]
+    held = [p for p in held if " ".join(p[0].split()[:4]) not in seen]
+    return train, held, variants
+
+
 class Layout:
     """Where each fitted number sits in one vector: per piece kind, a correction per square, per file
     and per rank (each square's correction is the sum of the three: the file and rank parts are
@@ -259,20 +279,7 @@ def main(argv: Sequence[str] = ()) -> int:
         import numpy as np
     except ImportError:
         parser.error("numpy is needed (pip install numpy; run under CPython)")
-    train, held, variants = [], [], set()
-    for d in args.dirs:
-        variant, chunks = read_labels(d)
-        variants.add(variant)
-        if get_variant(variant).evaluation != args.name:
-            parser.error(f"{d} holds {variant} positions, which do not use the set {args.name}")
-        positions = [p for chunk in chunks for p in chunk]
-        if len(positions) < 2 * args.held_out:
-            parser.error(f"{d}: {len(positions)} labelled positions, too few to hold {args.held_out} out")
-        train += positions[:-args.held_out]
-        held += positions[-args.held_out:]
-    seen = set()
-    train = [p for p in train if not (" ".join(p[0].split()[:4]) in seen or seen.add(" ".join(p[0].split()[:4])))]
-    held = [p for p in held if " ".join(p[0].split()[:4]) not in seen]
+    train, held, variants = split_labels(parser, args.dirs, args.name, args.held_out)
     layout = Layout(sorted(variants)[0])
     started = time.time()
     weights = weights_for(layout.v)
