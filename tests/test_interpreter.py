@@ -15,13 +15,15 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
+from needs import needs
+
 from xboard_engine import __version__
 from xboard_engine.interpreter import ENV, REEXEC_MARK
 from xboard_engine.runtime import interpreter_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPY = shutil.which("pypy3")
-needs_pypy = pytest.mark.skipif(PYPY is None, reason="pypy3 not installed (CI installs it)")
+needs_pypy = needs("pypy3")
 pytestmark = [pytest.mark.skipif(os.name != "posix", reason="the engine re-execs itself on POSIX only"),
               pytest.mark.skipif(sys.implementation.name == "pypy",
                                  reason="the tests run under PyPy: the engine stays there, there is "

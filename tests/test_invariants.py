@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from needs import need_module
+
 from xboard_engine import Move, MoveKind, Position, variant_names
 from xboard_engine.attacks import held
 from xboard_engine.moves import PASS_MOVE
@@ -93,7 +95,7 @@ def _promotes(pos: Position, m: Move) -> bool:
 @pytest.mark.parametrize("variant", ["normal", "fischerandom"])
 def test_legal_moves_agree_with_python_chess(variant: str) -> None:
     """Orthodox and Chess960 legal move sets and FENs equal python-chess's over random games."""
-    chess = pytest.importorskip("chess")
+    chess = need_module("chess")
     chess960 = variant == "fischerandom"
     rng = random.Random(7)
     for _ in range(12):

@@ -16,6 +16,8 @@ from typing import Optional
 
 import pytest
 
+from needs import need, need_module
+
 from xboard_engine import Position
 from xboard_engine.match.engines import EngineConfig
 from xboard_engine.match.referee import Adjudication, GameRecord, TimeControl, play_game
@@ -490,14 +492,14 @@ def test_ours_over_uci_against_ours_over_cecp_in_every_variant(variant):
 
 def test_uci_engine_without_the_variant_forfeits_with_the_reason():
     sunfish = EngineConfig("sunfish", f"{PYTHON} -c 'import sunfish; sunfish.main()'", proto="uci")
-    pytest.importorskip("sunfish")
+    need_module("sunfish")
     record = play_game(sunfish, ours(), "chess80", FAST)
     assert record.engine_failure == "protocol"
     assert "cannot play chess80: its UCI_Variant option offers no variants" in record.reason
 
 
 def test_ours_over_uci_against_sunfish():
-    pytest.importorskip("sunfish")
+    need_module("sunfish")
     sunfish = EngineConfig("sunfish", f"{PYTHON} -c 'import sunfish; sunfish.main()'", proto="uci")
     for white, black in ((sunfish, ours_uci()), (ours_uci(), sunfish)):
         record = play_game(white, black, "normal", TimeControl.parse(tc="60+0.5", depth="2"),
@@ -509,7 +511,7 @@ def test_ours_over_uci_against_sunfish():
 
 
 def test_sunfish_uci():
-    pytest.importorskip("sunfish")
+    need_module("sunfish")
     sunfish = EngineConfig("sunfish", f"{PYTHON} -c 'import sunfish; sunfish.main()'", proto="uci")
     for side in (WHITE, BLACK):
         record = against_ours(sunfish, side, tc=TimeControl.parse(tc="60+0.5", depth="2"),
@@ -526,8 +528,7 @@ FAIRYMAX_CHESS80_INI = ROOT / "scripts" / "fairymax" / "chess80.ini"
 
 
 def fairymax(*args: str) -> EngineConfig:
-    if FAIRYMAX is None:
-        pytest.skip("fairymax (Debian package) not installed")
+    need("fairymax")
     return EngineConfig("fairymax", " ".join(shlex.quote(w) for w in (FAIRYMAX,) + args))
 
 

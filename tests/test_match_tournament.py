@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from needs import need_module
+
 from xboard_engine.match import EngineConfig, TimeControl, Tournament, read_games, replay, run_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,6 +155,14 @@ def _processes_mentioning(text):
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def signals_as_at_a_terminal() -> None:
+    """The match starts with SIGINT and SIGTERM at their defaults, as from a terminal: a shell's
+    background job (``nohup ... &``) ignores SIGINT, and a child inherits that (Python then leaves
+    KeyboardInterrupt off), which would test the shell rather than the match."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_signal_to_the_match_alone_stops_it_with_its_games_and_engines(tmp_path, signum):
     """kill -INT or kill PID, sent to xboard-match alone (not its process group, as Ctrl-C is) in the
@@ -163,7 +173,8 @@ def test_signal_to_the_match_alone_stops_it_with_its_games_and_engines(tmp_path,
             "-variant", "normal", "-games", "4", "-concurrency", "2", "-event", marker,
             "-pgnout", str(tmp_path / "games.pgn")]
     proc = subprocess.Popen([sys.executable, "-m", "xboard_engine.match", *args], env=ENV, cwd=str(ROOT),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=signals_as_at_a_terminal)
     try:
         deadline = time.monotonic() + 60
         while len(_processes_mentioning(marker)) < 7 and time.monotonic() < deadline:   # match, 2 workers, 4 engines
@@ -198,7 +209,7 @@ def test_python_api_run_match():
 
 
 def test_dask_local_cluster(tmp_path):
-    distributed = pytest.importorskip("dask.distributed")
+    distributed = need_module("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         pgn = tmp_path / "dask.pgn"
@@ -264,7 +275,7 @@ def test_sprt_stops_the_match(monkeypatch):
 
 
 def test_uci_engine_without_the_variant_is_refused_before_any_game(tmp_path):
-    pytest.importorskip("sunfish")
+    need_module("sunfish")
     python = sys.executable
     sunfish = EngineConfig("sunfish", f"{python} -c 'import sunfish; sunfish.main()'", proto="uci")
     ours_uci = EngineConfig("ours", f"{python} -m xboard_engine", dir=str(Path(__file__).parent.parent),

@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from needs import needs
+
 from engine_driver import CACHE, EngineProcess, told
 from xboard_engine import Position, __version__
 from xboard_engine.moves import CASTLE
@@ -658,7 +660,7 @@ def test_end_of_input_exits_cleanly():
     assert proc.child.exitstatus == 0
 
 
-@pytest.mark.skipif(__import__("shutil").which("pypy3") is None, reason="pypy3 not installed (CI installs it)")
+@needs("pypy3")
 def test_engine_runs_under_pypy():
     proc = EngineProcess(python="pypy3")
     try:

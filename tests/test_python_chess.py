@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-chess = pytest.importorskip("chess")
+from needs import need_module
+
+chess = need_module("chess")
 import chess.engine  # noqa: E402
 
 from engine_driver import ROOT  # noqa: E402

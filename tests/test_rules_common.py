@@ -3,6 +3,8 @@ normal, fischerandom, chess80 and fullcavalry."""
 
 import pytest
 
+from needs import need_module
+
 from xboard_engine import Position
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -553,7 +555,7 @@ def _pc_text(board, move):
 def test_R2_1_random_games_match_python_chess(variant, number, seed):
     """Random games: legal move texts, FEN (P4 ep = python-chess 'xfen', P7 X-FEN castling), check,
     SAN and the end of the game agree with python-chess."""
-    chess = pytest.importorskip("chess")
+    chess = need_module("chess")
     import random
     rng = random.Random(seed)
     board = chess.Board.from_chess960_pos(number)

@@ -1,11 +1,12 @@
 """Start positions: fixed arrays, Chess960 numbering, the variants' own definitions."""
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from needs import needs
 
 from xboard_engine import InvalidFenError, Position, UnknownVariantError, get_variant, variant_names
 
@@ -66,7 +67,7 @@ def test_variant_data_drives_the_board():
     assert get_variant("8piece").promotion_letters == "BJLNQRS"
 
 
-@pytest.mark.skipif(shutil.which("pypy3") is None, reason="pypy3 not installed (CI installs it)")
+@needs("pypy3")
 @pytest.mark.parametrize("variant", variant_names())
 def test_runs_under_pypy(variant):
     """The users' fast path: the same perft under PyPy 3.9 as under CPython."""

@@ -7,18 +7,19 @@ import io
 import json
 import random
 import shlex
-import shutil
 import subprocess
 import sys
 import time
 
 import pytest
 
-pytest.importorskip("aiohttp")
-pytest.importorskip("selenium")
+from needs import need_module, needs
+
+need_module("aiohttp")
+need_module("selenium")
 
 from live_client import LiveServer  # noqa: E402
-from web_page import FAKES, EightPage, Page, chrome, have_browser, make_game  # noqa: E402
+from web_page import FAKES, EightPage, Page, chrome, make_game  # noqa: E402
 
 from xboard_engine import Position  # noqa: E402
 from xboard_engine.images import board_picture_name, drawing  # noqa: E402
@@ -28,7 +29,7 @@ from xboard_engine.multi.game import Game  # noqa: E402
 from xboard_engine.variant import get_variant, variant_names  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
+              needs("browser")]
 
 SQ, MARGIN = 64, 22          # the board's drawing units per square and coordinate margin (board.js)
 PY = shlex.quote(sys.executable)
@@ -334,7 +335,7 @@ def _distance(a, b) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
-@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin's rsvg-convert")
+@needs("rsvg-convert")
 @pytest.mark.parametrize("variant", variant_names())
 def test_screenshot_shows_on_each_square_the_piece_of_the_fen(page, variant):
     """Each square of a screenshot of the page, set beside every picture of the variant drawn by

@@ -17,7 +17,9 @@ from typing import List
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need, need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import ROOT, Client, LiveServer, close_all, create, new_player, run  # noqa: E402
 
@@ -299,9 +301,8 @@ def test_two_bot_clients_play_a_rated_game_and_both_get_ratings(server, testbot,
 
 
 def test_the_lobby_page_lists_the_bots_with_a_badge_and_its_challenge_button_starts_a_game(server, testbot):
-    web_page = pytest.importorskip("web_page")
-    if not web_page.have_browser():
-        pytest.skip("needs chromium, chromedriver and selenium")
+    need("browser")
+    import web_page
     driver = web_page.chrome()
     script = driver.execute_script
     try:

@@ -7,15 +7,17 @@ import time
 
 import pytest
 
-pytest.importorskip("aiohttp")
-pytest.importorskip("selenium")
+from needs import need_module, needs
+
+need_module("aiohttp")
+need_module("selenium")
 
 from live_client import LiveServer  # noqa: E402
 from live_page import LivePage  # noqa: E402
-from web_page import Profiles, have_browser  # noqa: E402
+from web_page import Profiles  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
+              needs("browser")]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,9 @@ import time
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import LiveServer, close_all, create, game_between, new_player, play_moves, run, two_players  # noqa: E402
 

@@ -8,15 +8,17 @@ import re
 
 import pytest
 
-pytest.importorskip("aiohttp")
-pytest.importorskip("selenium")
+from needs import need_module, needs
+
+need_module("aiohttp")
+need_module("selenium")
 
 from live_client import HUNG_ROOK_MOVES, LiveServer, close_all, finished_hot_seat_game, run  # noqa: E402
 from live_page import LivePage  # noqa: E402
-from web_page import Profiles, chrome, have_browser  # noqa: E402
+from web_page import Profiles, chrome  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not have_browser(), reason="needs selenium, Debian's chromium and chromium-driver")]
+              needs("browser")]
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,9 @@ defect 6, processes outliving a killed server: test_web_restart.py.)"""
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
 

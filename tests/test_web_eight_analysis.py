@@ -6,7 +6,9 @@ import asyncio
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import (HUNG_ROOK_MOVES, LiveServer, close_all, create, finished_hot_seat_game,  # noqa: E402
                          new_player, run)

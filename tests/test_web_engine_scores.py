@@ -14,7 +14,9 @@ import sys
 
 import pytest
 
-pytest.importorskip("aiohttp")
+from needs import need_module, needs
+
+need_module("aiohttp")
 
 from live_client import Client, LiveServer, create, run  # noqa: E402
 
@@ -26,8 +28,7 @@ WHITE_MATES_IN_2 = ("6k1/8/R7/1R6/8/8/8/2K5 b - - 0 1", "g8h8", "#2")
 BLACK_MATES_IN_3 = ("2k5/8/8/6r1/7r/8/8/3K4 w - - 0 1", "d1e1", "#-3")
 
 ENGINES = ["ours-cecp", "ours-uci",
-           pytest.param("stockfish", marks=pytest.mark.skipif(
-               STOCKFISH is None, reason="no stockfish on PATH nor in /usr/games (Debian package stockfish)"))]
+           pytest.param("stockfish", marks=needs("stockfish"))]
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,9 @@ import sys
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import (ROOT, Client, LiveServer, close_all, create, host_one_round_against_bots,  # noqa: E402
                          new_player, run, two_players)

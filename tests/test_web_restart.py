@@ -8,9 +8,11 @@ import time
 
 import pytest
 
+from needs import need_module
+
 from live_client import Client, LiveServer, create, new_player
 
-pytest.importorskip("aiohttp")
+need_module("aiohttp")
 
 TWO_CLOCK, TWO_FULL = "300+0", 300.0
 EIGHT_CLOCK, EIGHT_FULL = "10+0", 600.0

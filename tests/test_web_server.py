@@ -9,7 +9,9 @@ import os
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import Client, LiveServer, close_all, create, host_one_round_against_bots, new_player, run  # noqa: E402
 from live_client import two_players as two_player_game  # noqa: E402
@@ -630,7 +632,7 @@ def test_the_lobby_lists_your_own_games_even_invite_only_ones(server):
 
 
 def test_bots_think_on_a_dask_cluster_when_one_is_given(tmp_path):
-    distributed = pytest.importorskip("dask.distributed")
+    distributed = need_module("dask.distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         s = LiveServer(tmp_path, "--cluster", cluster.scheduler_address)

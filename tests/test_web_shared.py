@@ -7,12 +7,14 @@ import time
 
 import pytest
 
+from needs import needs
+
 from live_client import Client, LiveServer, close_all, create, game_between, new_player, run
-from scripts.nginx_front import NginxFront, free_port, nginx_program
+from scripts.nginx_front import NginxFront, free_port
 from xboard_engine.web.store import GameMoved, StoredAction, StoredSeat
 from xboard_engine.web.store_postgres import PostgresStore
 
-needs_nginx = pytest.mark.skipif(nginx_program() is None, reason="nginx is not installed (Debian package nginx)")
+needs_nginx = needs("nginx")
 OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]
 
 

@@ -9,10 +9,12 @@ import time
 
 import pytest
 
-from live_client import Client, LiveServer, close_all, game_between, new_player, run
-from scripts.nginx_front import NginxFront, free_port, nginx_program
+from needs import needs
 
-pytestmark = pytest.mark.skipif(nginx_program() is None, reason="nginx is not installed (Debian package nginx)")
+from live_client import Client, LiveServer, close_all, game_between, new_player, run
+from scripts.nginx_front import NginxFront, free_port
+
+pytestmark = needs("nginx")
 
 
 class Front:

@@ -12,11 +12,11 @@ import os
 import sqlite3
 import time
 
-import pytest
+from needs import need_module
 
 from live_client import Client, LiveServer, close_all, run, two_players
 
-pytest.importorskip("aiohttp")
+need_module("aiohttp")
 
 QUICK = 1.0            # seconds: an answer while the database is locked (the lock is held far longer)
 

@@ -10,7 +10,9 @@ from typing import Any, Dict, List
 
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp")
+from needs import need_module
+
+aiohttp = need_module("aiohttp")
 
 from live_client import Client, LiveServer, close_all, new_player, run  # noqa: E402
 

@@ -41,10 +41,12 @@ from typing import Dict, List, Tuple
 
 import pytest
 
+from needs import needs
+
 from xboard_engine import Position
 from xboard_engine.launcher import XBOARD_CANNOT_DRAW
 from xboard_engine.launcher import FIRST_START_NOTE
-from xboard_records import (CONVERT, IMPORT, RSVG_CONVERT, flat_board_arguments, XBOARD, XVFB_RUN,
+from xboard_records import (CONVERT, IMPORT, flat_board_arguments, XBOARD, XVFB_RUN,
                             SquarePictures,
                             colours, find_program, parse_engine_log, parse_pgn, pieces, ppm, replay_log_game,
                             replay_pgn_game, run_session, same_moves, start_position, xboard_board,
@@ -54,8 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 pytestmark = [
-    pytest.mark.skipif(XBOARD is None or XVFB_RUN is None,
-                       reason="xboard or xvfb-run not installed (CI installs them)"),
+    needs("xboard", "xvfb-run"),
     pytest.mark.slow,
 ]
 
@@ -360,7 +361,7 @@ XDOTOOL = find_program("xdotool")
 TYPED_GAME = ("b1a3 i8j6 b2b3 i7i6 c1b2 h8i7 d1d3 g8g6 e1a1 f7f5 c1b1 f8f7 j2j3 e8j8 j3j4 i8j8").split()
 
 
-@pytest.mark.skipif(XDOTOOL is None, reason="xdotool not installed")
+@needs("xdotool")
 def test_R5_4_typed_king_takes_rook_castles_keep_xboard_and_engine_in_step(tmp_path):
     """R5.4 as XBoard reads it, with a human at the keyboard (a drag sends the same text, checked by
     hand): typed e1a1/e8j8 reach our engine unchanged, and engine and XBoard end on the same board."""
@@ -406,8 +407,7 @@ wait $pid
     assert not trouble, "\n".join(trouble[:20])
 
 
-@pytest.mark.skipif(IMPORT is None or CONVERT is None or RSVG_CONVERT is None,
-                    reason="ImageMagick or librsvg's rsvg-convert not installed (CI installs them)")
+@needs("import", "convert", "rsvg-convert")
 @pytest.mark.parametrize("variant", ["8piece", "fullcavalry", "chess80"])
 def test_xboard_shows_the_engines_piece_pictures(variant, tmp_path):
     """XBoard 4.9.1 started with `-pieceImageDirectory` of the engine's pictures
@@ -469,7 +469,7 @@ GESTURES = {
 }
 
 
-@pytest.mark.skipif(IMPORT is None or XDOTOOL is None, reason="ImageMagick or xdotool not installed")
+@needs("import", "xdotool")
 @pytest.mark.parametrize("gesture", list(GESTURES))
 def test_human_enters_every_move_kind_with_the_mouse(gesture, tmp_path):
     """The README's gestures, made with xdotool in XBoard 4.9.1 (Debian's default settings, e.g.
@@ -536,7 +536,7 @@ def test_play_reports_a_missing_xboard_or_variant(tmp_path):
     assert out.returncode == 2 and "invalid choice: 'shogi'" in out.stderr
 
 
-@pytest.mark.skipif(XDOTOOL is None, reason="xdotool not installed")
+@needs("xdotool")
 def test_play_starts_xboard_with_the_variant_and_leaves_the_settings_alone(tmp_path):
     """`xboard-engine play 8piece` in a real XBoard: the engine is asked for the variant and sends its
     setup; quitting XBoard (Ctrl+Q) leaves the user's ~/.xboardrc as it was.  XBoard finds that file

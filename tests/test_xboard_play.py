@@ -27,19 +27,19 @@ from typing import Dict, List, NamedTuple
 
 import pytest
 
+from needs import needs
+
 from xboard_engine import Position
 from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY
-from xboard_records import (CONVERT, IMPORT, RSVG_CONVERT, XBOARD, XVFB_RUN, SquarePictures, find_program,
+from xboard_records import (CONVERT, IMPORT, XBOARD, XVFB_RUN, SquarePictures,
                             flat_board_arguments, parse_engine_log,
                             parse_pgn, pieces, ppm, replay_pgn_game, run_session, xboard_pieces)
 
 ROOT = Path(__file__).resolve().parent.parent
 HUMAN = ROOT / "tests" / "xboard_human.py"
-XDOTOOL = find_program("xdotool")
 
 pytestmark = [
-    pytest.mark.skipif(None in (XBOARD, XVFB_RUN, XDOTOOL, IMPORT, RSVG_CONVERT),
-                       reason="xboard, xvfb-run, xdotool, ImageMagick or rsvg-convert not installed (CI installs them)"),
+    needs("xboard", "xvfb-run", "xdotool", "import", "convert", "rsvg-convert"),
     pytest.mark.slow,
 ]
 

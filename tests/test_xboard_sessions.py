@@ -20,19 +20,18 @@ from typing import Dict, List
 
 import pytest
 
+from needs import needs
+
 from xboard_engine import Position
-from xboard_records import (CONVERT, IMPORT, RSVG_CONVERT, XBOARD, XVFB_RUN, SquarePictures, find_program,
+from xboard_records import (CONVERT, XVFB_RUN, SquarePictures,
                             parse_pgn, pieces, ppm, run_session)
 
 ROOT = Path(__file__).resolve().parent.parent
 HUMAN = ROOT / "tests" / "xboard_human.py"
-XDOTOOL, XCLIP = find_program("xdotool"), find_program("xclip")
 SQUARE = 72                                     # flat_board_arguments: -size 72
 
 pytestmark = [
-    pytest.mark.skipif(None in (XBOARD, XVFB_RUN, XDOTOOL, XCLIP, IMPORT, RSVG_CONVERT),
-                       reason="xboard, xvfb-run, xdotool, xclip, ImageMagick or rsvg-convert not installed "
-                              "(CI installs them)"),
+    needs("xboard", "xvfb-run", "xdotool", "xclip", "import", "convert", "rsvg-convert"),
     pytest.mark.slow,
 ]
 

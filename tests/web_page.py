@@ -4,7 +4,6 @@ them (clicks, drags, taps, the chooser), and games made over the lobby's WebSock
 board (`xboard-engine web`) makes them for its owner."""
 import asyncio
 import json
-import os
 import shutil
 import time
 from pathlib import Path
@@ -15,15 +14,6 @@ FAKES = ROOT / "tests" / "fake_engines"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 PHONE = (390, 844)
-
-
-def have_browser() -> bool:
-    """Debian's chromium and chromedriver are installed, and selenium to drive them."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return False
-    return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
 
 
 def chrome(phone: bool = False, size=(1280, 900)):
