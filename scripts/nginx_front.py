@@ -6,7 +6,7 @@ turn; a refused connection on one machine costs nothing, a dead machine ``proxy_
 Several ``serve --shared`` processes: a game's pages go first to the process its address hashes
 to, and a process that does not serve what is asked answers 503, so nginx asks the next one.
 Used by scripts/live_load.py (``--standby``, ``--shared``), tests/test_web_standby.py and
-tests/test_web_shared.py; the README's site file is the same ``server``."""
+tests/test_web_shared.py; the site file of docs/SERVER_OPERATIONS.md is the same ``server``."""
 import os
 import shutil
 import socket

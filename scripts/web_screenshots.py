@@ -1,4 +1,4 @@
-"""The README's pictures of the web app, taken from its real pages in headless Chromium (Selenium
+"""The pictures of the web app in docs/WEB.md, taken from its real pages in headless Chromium (Selenium
 clicks and taps as people make them; each person a browser profile of their own, or a WebSocket
 client with its own cookies for the people whose pages are not shown):
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Screenshots of each variant's start position in a real XBoard, started the way the README says
-(`xboard-engine play VARIANT`, so with the engine's piece pictures), for the README.
+"""Screenshots of each variant's start position in a real XBoard, started the way docs/XBOARD.md says
+(`xboard-engine play VARIANT`, so with the engine's piece pictures), for docs/XBOARD.md.
 
     python scripts/xboard_screenshots.py                 # 8piece, 8piece-random, fullcavalry, chess80
     python scripts/xboard_screenshots.py --out DIR chess80

@@ -55,7 +55,7 @@ def test_handshake_features(engine):
     assert engine.lines(engine.sync()) == []
 
 
-# How XBoard hosts each variant (README, "Play in XBoard"): piece-to-char table, parent, extra piece lines.
+# How XBoard hosts each variant (docs/XBOARD.md, "Play in XBoard"): piece-to-char table, parent, extra piece lines.
 # `piece` lines in XBoard's Betza: a lancer facing N is a slider forward for White (f = north) and
 # backward for Black (XBoard turns Black's directions round); Betza cannot say that it jumps its own
 # units, holds (jailer), pushes (sentry) or jump captures (2019 sentry): those are moves to empty

@@ -137,7 +137,7 @@ def test_analysis_with_three_lines(warnings, protocol):
             assert all(i["depth"] == 4 for i in infos)
         else:
             # python-chess refuses multipv for XBoard engines and will not set an option named MultiPV
-            # (it manages that name): the line is sent on its event loop, as the README shows.
+            # (it manages that name): the line is sent on its event loop, as docs/UCI_AND_TOOLS.md shows.
             engine.protocol.loop.call_soon_threadsafe(engine.protocol.send_line, "option MultiPV=3")
             lines = {}
             with engine.analysis(board) as analysis:

@@ -49,7 +49,7 @@ def test_push_is_three_clicks_sentry_unit_destination():
 
 
 def test_2019_sentry_capture_is_two_clicks_sentry_then_landing_square_or_edge_unit():
-    # as the README's browser-board section says: the jumped unit's own square is no target
+    # as docs/WEB.md says of the browser board: the jumped unit's own square is no target
     pos = Position.from_fen("k7/8/8/8/5r2/8/8/2S1K3 w - - 0 1", "8piece-2019")
     targets = {tuple(t["path"]): [o["san"] for o in t["options"]] for t in move_targets(pos)}
     assert targets[("c1", "g5")] == ["Sxf4"] and ("c1", "f4") not in targets

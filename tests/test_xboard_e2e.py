@@ -6,7 +6,7 @@ started with `--log`. Checked afterwards:
   move-count limit); nothing ends by forfeit, illegal move, time, a crash or a missing `setup`. One
   exception, confirmed from the logs: in 8piece/8piece-random XBoard 4.9.1 loses a pushed unit, or a
   jailer or lancer the king castles with, from its board and forfeits the side that later moves it
-  (README, "What XBoard 4.9.1 shows": 4.9.1 cannot draw pushes; issue 10);
+  (docs/XBOARD.md, "What XBoard 4.9.1 shows": 4.9.1 cannot draw pushes; issue 10);
 - both engines' logs hold the same games, which replay through the rules core to the same final FEN,
   neither engine rejected a move or reported an error, and every result an engine claimed is the rules
   core's;
@@ -22,7 +22,7 @@ waits for ever then).
 
 Needs `xboard` and `xvfb-run` (Debian: `apt-get install -y xboard xvfb`; xboard lives in /usr/games).
 A scripted human (tests/xboard_human.py: xdotool drags, clicks and typing) enters every move kind of the
-README's gesture table, and XBoard sends the engine the moves it expects.
+the gesture table of docs/XBOARD.md, and XBoard sends the engine the moves it expects.
 The engine's piece pictures (`--piece-images`): a screenshot of XBoard's start position in 8-Piece, Full
 Cavalry and Chess80 shows each fairy piece's own picture (needs ImageMagick's `import`).
 Set XBOARD_E2E_SCREENSHOTS=DIR to also save a screenshot of the board 25 s into the match (needs
@@ -60,7 +60,7 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-# variant -> (XBoard legality testing, XBoard can notate its moves in PGN); README, "Play in XBoard"
+# variant -> (XBoard legality testing, XBoard can notate its moves in PGN); docs/XBOARD.md, "Play in XBoard"
 VARIANTS: Dict[str, Tuple[bool, bool]] = {
     "normal": (True, True),
     "fischerandom": (True, True),
@@ -92,7 +92,7 @@ RULE_ENDINGS = {
     "Draw by fifty-move rule": "fifty_moves",
     "Insufficient material": "insufficient_material",
 }
-# 8-Piece push variants: XBoard 4.9.1 cannot draw a push (README) and then forfeits a move
+# 8-Piece push variants: XBoard 4.9.1 cannot draw a push (docs/XBOARD.md, "What XBoard 4.9.1 shows") and then forfeits a move
 # of the pushed unit, which it no longer shows; the test excuses that ending when the logs confirm it.
 PUSH_VARIANTS = ("8piece", "8piece-random")
 FORFEIT_LOST_UNIT = re.compile(r"^Xboard: Forfeit due to invalid move: (\S+) \(")
@@ -448,7 +448,7 @@ kill $pid
 # ------------------------------------------------------------------ a human's mouse in XBoard
 HUMAN = ROOT / "tests" / "xboard_human.py"
 # (variant, steps for tests/xboard_human.py, the moves the engine must receive, the engine's answer
-# lines to the last move that are expected): each gesture of the README's table.
+# lines to the last move that are expected): each gesture of the table in docs/XBOARD.md, "Entering every move kind".
 GESTURES = {
     "lancer click and pull turns it": (
         "8piece", ["clickpull:b1:e4:2"], ["b1e4f"], []),
@@ -472,7 +472,7 @@ GESTURES = {
 @needs("import", "xdotool")
 @pytest.mark.parametrize("gesture", list(GESTURES))
 def test_human_enters_every_move_kind_with_the_mouse(gesture, tmp_path):
-    """The README's gestures, made with xdotool in XBoard 4.9.1 (Debian's default settings, e.g.
+    """The gestures of docs/XBOARD.md, made with xdotool in XBoard 4.9.1 (Debian's default settings, e.g.
     -sweepPromotions true): XBoard sends the engine the move, the engine accepts it (or, for the
     dragged lancer, refuses it with the explanation), and the moves replay legally in the rules core."""
     variant, steps, expected, answer = GESTURES[gesture]

@@ -5,9 +5,9 @@ Xvfb, by xdotool (tests/xboard_human.py).
 
 Each episode loads a position through File > Load Position (after the first, in the middle of the
 session: the path where XBoard 4.9.1 used to redraw the start array), enters White's move with the
-gesture the README gives for its kind, hands Black to the engine (Mode > Machine Black), and once
+gesture docs/XBOARD.md gives for its kind, hands Black to the engine (Mode > Machine Black), and once
 the engine has answered, takes a screenshot and resigns, so that XBoard saves the game. Checked:
-- the engine received each move as the README says and accepted it (the dragged lancer: refused, with
+- the engine received each move as docs/XBOARD.md says and accepted it (the dragged lancer: refused, with
   the message saying how to move it), answered with a move of its own, and the game replays legally
   through the rules core;
 - XBoard saved one game per episode; where XBoard can notate the variant (Chess80, Full Cavalry), the

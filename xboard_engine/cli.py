@@ -3,7 +3,7 @@
 It speaks XBoard/CECP (protocol 2) and UCI on standard input and output, chosen by the first command
 it receives (`xboard` or `uci`, as Fairy-Stockfish does) or fixed by --protocol.  Load it in XBoard or
 WinBoard as a CECP engine, or in any UCI GUI or tool (variants: the UCI_Variant option).  See the
-README for each variant's XBoard command line and for UCI use.  Where PyPy's pypy3 is installed, the
+docs/XBOARD.md for each variant's XBoard command line and docs/UCI_AND_TOOLS.md for UCI use.  Where PyPy's pypy3 is installed, the
 engine runs itself under it, the fast path (--interpreter; its name says which, e.g. "(PyPy 7.3.11)").
 
 `xboard-engine play VARIANT` starts XBoard against the engine, set up for the variant
@@ -116,7 +116,7 @@ SWITCH_INTERVAL = 0.001
 # ... and no full garbage collection may stop every thread (one over a filled transposition table
 # takes tens of milliseconds): the oldest generation is never collected, since the search leaves
 # almost no reference cycles to old objects.  The young generations still collect.  PyPy's
-# collector is incremental and left as it is.  Figures: README, "Runtime settings".
+# collector is incremental and left as it is.  Figures: docs/ENGINE.md, "Runtime settings".
 NO_FULL_COLLECTION = 10 ** 9
 
 

@@ -24,7 +24,7 @@ OptionValue = Union[bool, int, str, None]
 VARIANT_ALIASES = {"standard": "normal", "chess960": "fischerandom"}
 
 # UCI_Elo: the strength limit is the "Skill Level" (search depth and root noise, search.py); level L
-# is announced as ELO_MIN + L * ELO_PER_LEVEL (see the README for what was measured).
+# is announced as ELO_MIN + L * ELO_PER_LEVEL (docs/ENGINE.md, "Options", and docs/STRENGTH.md for what was measured).
 ELO_MIN = 800
 ELO_PER_LEVEL = 60
 ELO_MAX = ELO_MIN + (FULL_SKILL - 1) * ELO_PER_LEVEL     # the strongest limited level

@@ -1,7 +1,7 @@
 """Which Python runs the engine: PyPy, the fast path, wherever it is installed.
 
 The engine (``xboard-engine`` or ``python -m xboard_engine`` without a subcommand) searches 1.8 to
-3.3 times the nodes a second under PyPy (README, ``scripts/bench.py``).  So under CPython it replaces
+3.3 times the nodes a second under PyPy (docs/ENGINE.md, "Which Python runs it").  So under CPython it replaces
 itself (``os.execve``: the same process, the same standard input and output, so a GUI's pipes and
 ping latency are unchanged) with ``pypy3`` from PATH running the same command line, as sunfish does.
 The choice, from ``--interpreter`` or else the environment variable ``XBOARD_ENGINE_INTERPRETER``

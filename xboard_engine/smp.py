@@ -507,7 +507,7 @@ class _HelperSearcher(Searcher):
 
     def _root_order(self, moves: List[Move]) -> List[Move]:
         """Half the helpers (those a ply ahead) take the root moves after the first from the last, so
-        that they search other moves than the main process first (the gain: README, "Threads")."""
+        that they search other moves than the main process first (the gain: docs/ENGINE.md, "Threads")."""
         if self.index % 2 == 0:
             return moves[:1] + moves[:0:-1]
         return moves

@@ -37,7 +37,7 @@ class TranspositionTable:
         The entries live in chunks of ``TABLE_CHUNK``, each made when the search first stores into
         it (until then it is the one shared empty chunk ``unmade``, which probes read as misses) and
         freed one at a time, so that no other thread waits for the table: making or freeing one list
-        of millions of entries holds the interpreter for a long while (README, "Runtime settings")."""
+        of millions of entries holds the interpreter for a long while (docs/ENGINE.md, "Runtime settings")."""
         entries = max(1024, int(megabytes * 1_000_000 // ENTRY_BYTES))
         size = 1 << (entries.bit_length() - 1)
         old, old_unmade = self.chunks, self.unmade
