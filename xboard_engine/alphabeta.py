@@ -1,6 +1,6 @@
 """The alpha-beta search below the root, the engine's hot path: principal-variation search with the
 transposition table, mate-distance pruning, check extension, reverse futility, null move, late-move
-reductions and futility pruning, then a quiescence search with MVV-LVA order, delta pruning and bad
+reductions, futility and late-move pruning, then a quiescence search with MVV-LVA order, delta pruning and bad
 captures skipped; and the move order (table move, good captures, killers, counter-move, history with
 a malus, losing captures).
 
@@ -29,6 +29,7 @@ REVERSE_FUTILITY = 90               # per ply of depth: a static score this far 
 DELTA_MARGIN = 200                  # quiescence: a capture must be able to reach alpha with this
 BAD_CAPTURE = 100                   # quiescence skips a capture by a unit worth this much more than
                                     # its victim onto a square the opponent attacks
+LATE_MOVES = (0, 6, 10, 16)         # by remaining depth: quiet moves searched before the rest are pruned
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVE = 3                    # moves searched at full depth before reductions start
 
@@ -166,6 +167,10 @@ class AlphaBeta:
             return ply - MATE if in_check else 0
         futile = static is not None and depth < len(FUTILITY_MARGIN) and features["futility"] \
             and static + FUTILITY_MARGIN[depth] <= alpha
+        # Late-move pruning: near the leaves, after this many moves the quiet ones left (ordered
+        # last, by history) are not searched unless they give check.
+        late = LATE_MOVES[depth] if static is not None and depth < len(LATE_MOVES) and features["lmp"] \
+            else 1 << 30
         reduce = features["lmr"]
         killers = self._killers[ply]
         original_alpha = alpha
@@ -183,7 +188,7 @@ class AlphaBeta:
                 pos.push(m)
                 try:
                     gives_check = quiet and pos.is_check()
-                    if futile and quiet and searched and not gives_check:
+                    if quiet and searched and not gives_check and (futile or searched >= late):
                         continue            # cannot reach alpha (popped by the finally clause)
                     new_depth = depth - 1
                     if searched == 0:

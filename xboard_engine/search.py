@@ -32,7 +32,7 @@ SKILL_NOISE = 15                    # centipawns of root noise per skill level b
 
 # Features that can be switched off for ablation matches (each must show its gain in self-play):
 # XBOARD_ENGINE_SEARCH_OFF=nullmove,lmr python -m xboard_engine
-FEATURES = ("aspiration", "nullmove", "lmr", "futility", "delta", "badcaptures")
+FEATURES = ("aspiration", "nullmove", "lmr", "futility", "lmp", "delta", "badcaptures")
 
 
 class Limits(NamedTuple):
