@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import Dict, List, Optional, Tuple
 
 from .moves import NORMAL, PUSH, Move
+from .errors import SearchStopped
 from .evaluation import evaluate
 from .position import Position
 from .ttable import ENTRY_DEPTH, ENTRY_FLAG, ENTRY_MOVE, ENTRY_SCORE, EXACT, LOWER, UPPER, TranspositionTable
@@ -72,10 +73,6 @@ def likely_loses(pos: Position, m: Move, victim: int, taker: int, margin: int) -
     return taker > victim + margin and m.kind == NORMAL and pos.square_attacked(m.to, 1 - pos.stm)
 
 
-class _Abort(Exception):
-    pass
-
-
 def _to_table(score: int, ply: int) -> int:
     """A mate score as distance from this node (the table is shared by nodes at every ply)."""
     if score >= MATE_BOUND:
@@ -115,7 +112,7 @@ class AlphaBeta:
         self.nodes += 1
         if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
                 or (self._node_limit is not None and self.nodes >= self._node_limit):
-            raise _Abort        # a clock read costs well under 1% of a node: checked at every node
+            raise SearchStopped        # a clock read costs well under 1% of a node: checked at every node
         key = pos.hash
         if key in self._seen or pos.halfmove >= 100:
             return 0
@@ -257,7 +254,7 @@ class AlphaBeta:
         self.nodes += 1
         if self.stop_requested or (self._deadline is not None and time.perf_counter() > self._deadline) \
                 or (self._node_limit is not None and self.nodes >= self._node_limit):
-            raise _Abort
+            raise SearchStopped
         if ply > self.seldepth:
             self.seldepth = ply
         in_check = qply < 2 and pos.is_check()

@@ -9,6 +9,7 @@ the engine's worker thread as a ``Job`` that the command loop can stop (``stop``
 import time
 from typing import Callable, Iterator, Optional, Tuple
 
+from .errors import SearchStopped
 from .position import Position
 from .search import Limits, Searcher
 
@@ -54,10 +55,6 @@ def bench_position(variant: str, number: Optional[int], fen: Optional[str], move
     return pos
 
 
-class Stopped(Exception):
-    """A counting command was stopped before it finished."""
-
-
 class Job:
     """A long command (perft, bench) that another thread may stop: ``stop()`` sets ``stopped`` and
     stops the search the job is running, if any."""
@@ -74,11 +71,11 @@ class Job:
 
     def check(self) -> None:
         if self.stopped:
-            raise Stopped
+            raise SearchStopped
 
 
 def bench(quick: bool = False, job: Optional[Job] = None) -> Iterator[Tuple[str, str, int, int, float]]:
-    """Search every case; yields (variant, label, depth, nodes, seconds).  Raises ``Stopped`` when
+    """Search every case; yields (variant, label, depth, nodes, seconds).  Raises ``SearchStopped`` when
     ``job`` is stopped."""
     job = job or Job()
     for label, variant, number, fen, moves, depth, quick_depth in SEARCH_CASES:
@@ -103,7 +100,7 @@ def run_bench(send: Callable[[str], None], quick: bool = False, job: Optional[Jo
             total += nodes
             seconds += elapsed
             send(f"# bench {variant} {label}: depth {depth} nodes {nodes} time {elapsed:.2f}s")
-    except Stopped:
+    except SearchStopped:
         send(f"# bench stopped after {time.perf_counter() - began:.2f}s")
         return None
     send(f"# bench signature {total} nodes {total} time {seconds:.2f}s nps {int(total / max(seconds, 1e-9))}")
@@ -114,7 +111,7 @@ MAX_PERFT_DEPTH = 8
 
 
 def perft(pos: Position, depth: int, job: Job) -> int:
-    """``pos.perft(depth)`` that raises ``Stopped`` soon after ``job`` is stopped (``pos`` is left
+    """``pos.perft(depth)`` that raises ``SearchStopped`` soon after ``job`` is stopped (``pos`` is left
     as it was either way)."""
     if depth <= 1:
         return pos.perft(depth)
@@ -134,7 +131,7 @@ def run_perft(send: Callable[[str], None], prefix: str, pos: Position, depth: in
     start = time.perf_counter()
     try:
         nodes = perft(pos, depth, job)
-    except Stopped:
+    except SearchStopped:
         send(f"{prefix} {depth} stopped after {time.perf_counter() - start:.2f}s")
         return
     send(f"{prefix} {depth} nodes {nodes} time {time.perf_counter() - start:.2f}")

@@ -1,4 +1,5 @@
-"""The exceptions of the rules core: every bad input raises a ``RulesError``."""
+"""The exceptions of the rules core: every bad input raises a ``RulesError``; a stopped search
+raises ``SearchStopped``."""
 
 
 class RulesError(ValueError):
@@ -19,6 +20,12 @@ class IllegalMoveError(RulesError):
 
 class InvalidSquareError(RulesError):
     """A square name that is not on the variant's board (or a side that is not "w" or "b")."""
+
+
+class SearchStopped(Exception):
+    """A search, count or benchmark asked to stop (its time is up, or ``stop()`` was called) unwinds
+    with this: the one "stopped" of the search, the engine's counting commands and the 8 Player bots.
+    It may carry what was found before the stop (``args[0]``)."""
 
 
 class EmptyHistoryError(RulesError, IndexError):

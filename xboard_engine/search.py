@@ -17,7 +17,8 @@ import random
 import time
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .alphabeta import INFINITY, MATE, MATE_BOUND, MAX_PLY, AlphaBeta, _Abort, _to_table
+from .alphabeta import INFINITY, MATE, MATE_BOUND, MAX_PLY, AlphaBeta, _to_table
+from .errors import SearchStopped
 from .moves import Move
 from .evaluation import evaluate
 from .position import Position
@@ -197,7 +198,7 @@ class Searcher(AlphaBeta):
             began = time.perf_counter()
             try:
                 found = self._lines(pos, root_moves, depth, scores, on_info)
-            except _Abort as abort:
+            except SearchStopped as abort:
                 first = abort.args[0] if abort.args else None
                 partial = self._root_partial
                 if first is not None:           # the best line of this depth was complete
@@ -261,19 +262,28 @@ class Searcher(AlphaBeta):
                on_info: Optional[Callable[[Info], None]]) -> List[Tuple[int, Move, List[Move]]]:
         """The best ``len(scores)`` lines at ``depth`` as (score, move, pv): each searched without
         the first moves of the lines before it.  A search aborted after the first line raises
-        ``_Abort((score, move, pv))`` with that line."""
+        ``SearchStopped((score, move, pv))`` with that line."""
         found: List[Tuple[int, Move, List[Move]]] = []
         for k in range(len(scores)):
             moves = root_moves if k == 0 else [m for m in root_moves if m not in {f[1] for f in found}]
             try:
                 score, move = self._aspiration(pos, moves, depth, scores[k], store=k == 0)
-            except _Abort:
-                raise _Abort(found[0]) if found else _Abort()
-            scores[k] = score
+            except SearchStopped:
+                raise SearchStopped(found[0]) if found else SearchStopped()
             found.append((score, move, self._pv(pos, move, depth)))
-            if on_info:
-                on_info(Info(depth, score, time.perf_counter() - self._start, self._all_nodes(), found[-1][2],
-                             k + 1, self.seldepth))
+            if on_info and len(scores) == 1:
+                on_info(Info(depth, score, time.perf_counter() - self._start, self._all_nodes(), found[0][2],
+                             1, self.seldepth))
+        if len(scores) > 1:
+            # Pruning makes a score depend a little on the window it was searched with, so a later
+            # line may score above an earlier one: the lines are shown best first, as they stand.
+            found.sort(key=lambda line: -line[0])
+            for k, (score, _, pv) in enumerate(found):
+                if on_info:
+                    on_info(Info(depth, score, time.perf_counter() - self._start, self._all_nodes(), pv,
+                                 k + 1, self.seldepth))
+        for k, line in enumerate(found):
+            scores[k] = line[0]
         return found
 
     def table_move(self, pos: Position) -> Optional[Move]:

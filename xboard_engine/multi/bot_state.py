@@ -12,14 +12,11 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..moves import CASTLE, EP, Move
+from ..errors import SearchStopped
 from .bot_values import unit_tables
 from .modes import Mode, mode_of
 from .position import MultiPosition
 from .rules import CHECKMATED, GREY, KING, KING_CAPTURED, OFF, STALEMATED
-
-
-class SearchStopped(Exception):
-    """Unwinds the search when the time is up or ``stop()`` was called."""
 
 
 class SearchState:
