@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from .errors import RulesError
 from .match.engines import EngineConfig, EngineFailure, UciClient, kill_all, start_engine
 from .moves import Move
+from .paths import data_path
 from .position import Position
 from .variant import get_variant
 from .web.game import MAX_CLOCK_SECONDS, clock_seconds
@@ -105,9 +106,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def default_token_file(name: str) -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "bot"
-    return os.path.join(base, "xboard-engine", f"bot-{safe}.token")
+    return data_path(f"bot-{safe}.token")
 
 
 def load_token(path: str) -> str:

@@ -84,11 +84,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{len(written)} piece images written to {os.path.abspath(args.piece_images)}; "
               f"start XBoard with -pieceImageDirectory {os.path.abspath(args.piece_images)}")
         return 0
-    from .search import FEATURES
-    off = [f for f in os.environ.get("XBOARD_ENGINE_SEARCH_OFF", "").split(",") if f]
-    if set(off) - set(FEATURES):
-        sys.stderr.write(f"xboard-engine: XBOARD_ENGINE_SEARCH_OFF names unknown search features "
-                         f"{','.join(sorted(set(off) - set(FEATURES)))}; known: {','.join(FEATURES)}\n")
+    from .search import SEARCH_OFF_VARIABLE, features_off
+    try:
+        features_off()
+    except ValueError as error:
+        sys.stderr.write(f"xboard-engine: {SEARCH_OFF_VARIABLE}: {error}\n")
         return 2
     log = None
     if args.log:

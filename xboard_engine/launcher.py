@@ -10,6 +10,7 @@ import sys
 from typing import List, Optional
 
 from . import __version__
+from .paths import cache_path
 from .variant import get_variant, variant_names
 
 # Variants XBoard can check the moves of itself (with the `piece` commands the engine sends); in the
@@ -28,8 +29,7 @@ def find_xboard() -> Optional[str]:
 
 def picture_directory() -> str:
     """Where the piece pictures are written: the user's cache, one directory per engine version."""
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(cache, "xboard-engine", f"pieces-{__version__}")
+    return cache_path(f"pieces-{__version__}")
 
 
 # XBoard shows this note over the board at every start unless the settings file says it was seen,

@@ -74,15 +74,25 @@ class Result(NamedTuple):
     pv: List[Move]
 
 
+SEARCH_OFF_VARIABLE = "XBOARD_ENGINE_SEARCH_OFF"
+
+
+def features_off(off: Optional[Sequence[str]] = None) -> List[str]:
+    """The search features to switch off: ``off``, or else those ``XBOARD_ENGINE_SEARCH_OFF`` names
+    (comma-separated); a ValueError names any unknown one."""
+    if off is None:
+        off = [f for f in os.environ.get(SEARCH_OFF_VARIABLE, "").split(",") if f]
+    unknown = set(off) - set(FEATURES)
+    if unknown:
+        raise ValueError(f"unknown search features {','.join(sorted(unknown))}; known: {', '.join(FEATURES)}")
+    return list(off)
+
+
 class Searcher(AlphaBeta):
     """One engine's search state: the transposition table and history survive between moves."""
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB, off: Optional[Sequence[str]] = None) -> None:
-        if off is None:
-            off = [f for f in os.environ.get("XBOARD_ENGINE_SEARCH_OFF", "").split(",") if f]
-        unknown = set(off) - set(FEATURES)
-        if unknown:
-            raise ValueError(f"unknown search features {sorted(unknown)}; known: {', '.join(FEATURES)}")
+        off = features_off(off)
         super().__init__({f: f not in off for f in FEATURES}, hash_mb)
         self._start = 0.0
         self._soft: Optional[float] = None

@@ -8,6 +8,7 @@ from typing import List, Optional
 
 from .errors import RulesError
 from .position import Position
+from .paths import cache_path
 from .variant import get_variant
 
 
@@ -15,8 +16,7 @@ def write_position_file(fen: str) -> Optional[str]:
     """Write ``fen`` where the user can load it into XBoard (``position.fen`` in the cache directory
     the piece pictures use); its path (``~/...`` under the home directory: XBoard's file dialog reads
     that, and it keeps the message short), or None if it cannot be written."""
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(cache, "xboard-engine", "position.fen")
+    path = cache_path("position.fen")
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:

@@ -18,14 +18,14 @@ from typing import Any, List, Optional, Tuple
 from urllib.parse import urlsplit
 
 from ..match.engines import EngineConfig
+from ..paths import data_path
 
 OWN_ENGINE = "xboard-engine"
 SHARED_MARK = "(shared)"            # begins the lock note of a process started with --shared
 
 
 def _default_data_dir(local: bool) -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "xboard-engine", "web" if local else "live")
+    return data_path("web" if local else "live")
 
 
 def _engine(text: str, proto: str) -> Tuple[str, EngineConfig]:
