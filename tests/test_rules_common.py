@@ -580,3 +580,28 @@ def test_R2_1_random_games_match_python_chess(variant, number, seed):
         assert pos.san(move) == board.san(moves[text])
         pos.push(move)
         board.push(moves[text])
+
+
+def test_a_variant_has_one_table_of_other_names_read_by_pgn_the_web_app_and_the_referee():
+    """variant.VARIANT_ALIASES: python-chess's "chess", PGN's "Standard" and "Chess960", in any case,
+    name the same variant wherever a variant is named (PGN replay, a PGN loaded in the web app,
+    ``xboard-match -variant``); anything else is a clear error."""
+    import io
+
+    from xboard_engine.errors import UnknownVariantError
+    from xboard_engine.match.cli import UsageError, build
+    from xboard_engine.match.pgn import read_games, replay
+    from xboard_engine.variant import variant_name
+    from xboard_engine.web.game import load_pgn
+    assert [variant_name(t) for t in ("Standard", "chess", "CHESS960", " 8Piece ", "fischerandom")] == \
+        ["normal", "normal", "fischerandom", "8piece", "fischerandom"]
+    with pytest.raises(UnknownVariantError, match="unknown variant 'shogi'"):
+        variant_name("shogi")
+    fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    text = f'[Variant "Chess960"]\n[FEN "{fen}"]\n\n1. e4 e5 *\n'
+    assert replay(next(read_games(io.StringIO(text)))).v.name == "fischerandom"
+    assert load_pgn(text)[0] == "fischerandom"
+    args = ["-engine", "cmd=x", "-engine", "name=b", "cmd=y", "-each", "tc=1", "-variant"]
+    assert build(args + ["Standard"]).variant == "normal"
+    with pytest.raises(UsageError, match="unknown variant 'shogi'"):
+        build(args + ["shogi"])

@@ -12,7 +12,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 from .digits import parse_int
 from .search import FULL_SKILL
 from .smp import MAX_THREADS
-from .variant import setup_count, variant_names
+from .variant import VARIANT_ALIASES, setup_count, variant_names
 
 CECP = "cecp"
 UCI = "uci"
@@ -20,8 +20,8 @@ UCI = "uci"
 OptionValue = Union[bool, int, str, None]
 
 # UCI_Variant's choices are our variant names and "chess" (python-chess sends that for orthodox chess
-# and Chess960, as Fairy-Stockfish names it); other names read as one of them:
-VARIANT_ALIASES = {"standard": "normal", "chess960": "fischerandom"}
+# and Chess960, as Fairy-Stockfish names it); the other names of variant.VARIANT_ALIASES read as one
+# of them.
 
 # UCI_Elo: the strength limit is the "Skill Level" (search depth and root noise, search.py); level L
 # is announced as ELO_MIN + L * ELO_PER_LEVEL (docs/ENGINE.md, "Options", and docs/STRENGTH.md for what was measured).

@@ -340,6 +340,21 @@ def variant_names() -> List[str]:
     return [n for n in order if n in _DEFINITIONS] + sorted(set(_DEFINITIONS) - set(order))
 
 
+# Other names GUIs, PGN files and other engines give a variant (python-chess says "chess", PGN
+# "Standard" and "Chess960"), read in any case wherever a variant is named.
+VARIANT_ALIASES = {"chess": "normal", "standard": "normal", "chess960": "fischerandom"}
+
+
+def variant_name(text: str) -> str:
+    """The engine name of the variant ``text`` names: an engine name or an alias, in any case
+    (raises UnknownVariantError)."""
+    name = text.strip().lower()
+    name = VARIANT_ALIASES.get(name, name)
+    if name not in variant_names():
+        raise UnknownVariantError(f"unknown variant {text!r}; known: {', '.join(variant_names())}")
+    return name
+
+
 def setup_count(name: str) -> int:
     """How many setups the variant called ``name`` has, read from its definition without building
     it (its tables take a while: the engine asks this at start)."""

@@ -17,7 +17,7 @@ import threading
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import UnknownVariantError
-from ..variant import variant_names
+from ..variant import variant_name
 from .engines import EngineConfig
 from .keeper import RESTART_CHOICES
 from .referee import Adjudication, TimeControl
@@ -135,9 +135,10 @@ def build(argv: List[str]) -> Tournament:
                                          merged.get("depth"), merged.get("timemargin")))
         except ValueError as error:
             raise UsageError(f"engine {name}: {error}") from None
-    variant = _single(options, "-variant", "normal") or "normal"
-    if variant not in variant_names():
-        raise UsageError(str(UnknownVariantError(f"unknown variant {variant!r}; known: {', '.join(variant_names())}")))
+    try:
+        variant = variant_name(_single(options, "-variant", "normal") or "normal")   # cutechess's "standard" too
+    except UnknownVariantError as error:
+        raise UsageError(str(error)) from None
     openings = []
     order = "sequential"
     if "-openings" in options:

@@ -5,6 +5,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, TextIO
 
 from ..errors import RulesError
 from ..position import Position
+from ..variant import variant_name
 from .referee import GameRecord
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -119,9 +120,7 @@ def _finish(tags: Dict[str, str], text: List[str]) -> Optional[PgnGame]:
 
 def replay(game: PgnGame) -> Position:
     """The final position of a PGN game, every move checked (raises RulesError)."""
-    variant = game.tags.get("Variant", "normal").lower()
-    if variant in ("chess", "standard"):
-        variant = "normal"
+    variant = variant_name(game.tags.get("Variant", "normal"))
     fen = game.tags.get("FEN")
     pos = Position.from_fen(fen, variant) if fen else Position(variant)
     for san in game.moves:

@@ -13,7 +13,7 @@ from ..match.referee import GameRecord, TimeControl, loss, outcome_reason
 from ..moves import CASTLE, PASS, PUSH, Move
 from ..notation import san as san_text
 from ..position import Position
-from ..variant import get_variant, variant_names
+from ..variant import get_variant, variant_name, variant_names
 
 HUMAN = "human"
 
@@ -337,10 +337,10 @@ def load_pgn(text: str) -> Tuple[str, Optional[str], List[str], Dict[str, str]]:
     if not games:
         raise ValueError("no game found in the PGN text")
     game = games[0]
-    variant = game.tags.get("Variant", "normal").lower()
-    variant = {"chess": "normal", "standard": "normal", "chess960": "fischerandom"}.get(variant, variant)
-    if variant not in variant_names():
-        raise ValueError(f"unknown variant {game.tags.get('Variant')!r} (known: {', '.join(variant_names())})")
+    try:
+        variant = variant_name(game.tags.get("Variant", "normal"))
+    except RulesError as error:
+        raise ValueError(str(error)) from None
     fen = game.tags.get("FEN")
     try:
         pos = Position.from_fen(fen, variant) if fen else Position(variant)
