@@ -3,7 +3,7 @@ import os
 import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, TextIO
 
-from ..errors import RulesError
+from ..errors import IllegalMoveError, InvalidFenError, RulesError
 from ..position import Position
 from ..variant import variant_name
 from .referee import GameRecord
@@ -119,13 +119,22 @@ def _finish(tags: Dict[str, str], text: List[str]) -> Optional[PgnGame]:
 
 
 def replay(game: PgnGame) -> Position:
-    """The final position of a PGN game, every move checked (raises RulesError)."""
+    """The final position of a PGN game, every move checked; its ``move_stack`` holds the moves.
+    Raises a RulesError that says what is wrong: the variant, the FEN tag, or which move (SAN, or
+    coordinate text as some tools write it)."""
     variant = variant_name(game.tags.get("Variant", "normal"))
     fen = game.tags.get("FEN")
-    pos = Position.from_fen(fen, variant) if fen else Position(variant)
-    for san in game.moves:
+    try:
+        pos = Position.from_fen(fen, variant) if fen else Position(variant)
+    except RulesError as error:
+        raise InvalidFenError(f"bad FEN tag: {error}") from None
+    for number, san in enumerate(game.moves):
         try:
-            pos.push(pos.parse_san(san))
-        except RulesError:
-            pos.push_text(san)
+            try:
+                move = pos.parse_san(san)
+            except RulesError:
+                move = pos.parse_text(san)
+        except RulesError as error:
+            raise IllegalMoveError(f"move {number // 2 + 1}{'.' if number % 2 == 0 else '...'} {san}: {error}") from None
+        pos.push(move)
     return pos

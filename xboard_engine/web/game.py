@@ -8,12 +8,12 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RulesError
 from ..images import board_picture_name
-from ..match.pgn import read_games
+from ..match.pgn import read_games, replay
 from ..match.referee import GameRecord, TimeControl, loss, outcome_reason
 from ..moves import CASTLE, PASS, PUSH, Move
 from ..notation import san as san_text
 from ..position import Position
-from ..variant import get_variant, variant_name, variant_names
+from ..variant import get_variant, variant_names
 
 HUMAN = "human"
 
@@ -338,23 +338,13 @@ def load_pgn(text: str) -> Tuple[str, Optional[str], List[str], Dict[str, str]]:
         raise ValueError("no game found in the PGN text")
     game = games[0]
     try:
-        variant = variant_name(game.tags.get("Variant", "normal"))
+        end = replay(game)
     except RulesError as error:
         raise ValueError(str(error)) from None
-    fen = game.tags.get("FEN")
-    try:
-        pos = Position.from_fen(fen, variant) if fen else Position(variant)
-    except RulesError as error:
-        raise ValueError(f"bad FEN tag: {error}") from None
+    variant, fen = end.v.name, game.tags.get("FEN")
+    pos = Position.from_fen(fen, variant) if fen else Position(variant)
     moves = []
-    for number, san in enumerate(game.moves):
-        try:
-            try:
-                move = pos.parse_san(san)
-            except RulesError:
-                move = pos.parse_text(san)
-        except RulesError as error:
-            raise ValueError(f"move {number // 2 + 1}{'.' if number % 2 == 0 else '...'} {san}: {error}") from None
+    for move in end.move_stack:
         moves.append(pos.move_text(move))
         pos.push(move)
     return variant, fen, moves, game.tags
