@@ -42,10 +42,13 @@ POSITIONS = (
 )
 
 
+WARMUP_VARIABLE = "XBOARD_ENGINE_WARMUP"       # seconds of warm-up (0: none), read here only
+
+
 def warmup_seconds() -> float:
     """The warm-up's length: ``XBOARD_ENGINE_WARMUP`` if set, else under PyPy DEFAULT_SECONDS or
     what is left until START_DEADLINE after the process started, whichever is less; else 0."""
-    text = os.environ.get("XBOARD_ENGINE_WARMUP")
+    text = os.environ.get(WARMUP_VARIABLE)
     if text is not None:
         try:
             return max(0.0, float(text))
@@ -121,7 +124,7 @@ TOPUP_MODE = "warm-up"          # the driver's mode while it runs
 def topup_seconds() -> float:
     """The length of a variant's top-up: TOPUP_SECONDS where the engine warms up at all (PyPy, or
     ``XBOARD_ENGINE_WARMUP`` above 0), at most that setting; else 0."""
-    text = os.environ.get("XBOARD_ENGINE_WARMUP")
+    text = os.environ.get(WARMUP_VARIABLE)
     if text is not None:
         return min(TOPUP_SECONDS, warmup_seconds())
     return TOPUP_SECONDS if platform.python_implementation() == "PyPy" else 0.0
