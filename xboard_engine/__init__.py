@@ -10,6 +10,7 @@ from .moves import Move, MoveKind
 from .outcome import Outcome
 from .position import Position
 from .variant import Variant, get_variant, variant_names
+from . import evaluation as _evaluation  # noqa: F401  (installs the running sums' tables: variant.install_evaluation)
 
 __version__ = "0.1.0"
 

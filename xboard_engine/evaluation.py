@@ -24,13 +24,13 @@ weights, from a strong engine's scores of quiet positions (``scripts/distill.py`
 import json
 import os
 import re
-import weakref
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from .board import BLACK, OFF
 from .evaluation_net import NET_HALF, NET_SHIFT, Net, net_entries
 from .mop_up import mop_up
 from .pieces import DIAGONAL, JAILER, KING_LEAPS, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH
+from .variant import install_evaluation, rebuild_tables
 
 if TYPE_CHECKING:
     from .position import Position
@@ -146,16 +146,6 @@ def _phase_weight(kind) -> int:
     if kind.behaviour == PAWN or kind.royal:
         return 0
     return max(1, (kind.value + 150) // 300)
-
-
-_LIVE: "weakref.WeakSet[Variant]" = weakref.WeakSet()     # variants whose tables set_weights rebuilds
-
-
-def live_piece_square_tables(v: "Variant") -> List[List[int]]:
-    """The tables a variant keeps (``Variant.signed_piece_square``, summed by ``Position.score``):
-    ``set_weights`` rebuilds them in place, so the evaluation needs no list of the variants."""
-    _LIVE.add(v)
-    return piece_square_tables(v)
 
 
 def piece_square_tables(v: "Variant", w: Optional[Dict[str, int]] = None) -> List[List[int]]:
@@ -302,8 +292,7 @@ def set_weights(weights: Dict[str, int], name: Optional[str] = None,
 
 def _rebuild() -> None:
     _TABLES.clear()
-    for v in list(_LIVE):
-        v.signed_piece_square[:] = piece_square_tables(v)
+    rebuild_tables()
 
 
 PAWN_CACHE_SIZE = 1 << 16           # entries kept per variant before the cache starts afresh
@@ -465,3 +454,6 @@ def _blend(mg: int, eg: int, phase: int, full: int) -> int:
     """Middlegame and endgame mixed by the phase (rounded towards zero: no colour bias)."""
     mixed = mg * phase + eg * (full - phase)
     return mixed // full if mixed >= 0 else -(-mixed // full)
+
+
+install_evaluation(piece_square_tables, material_and_placement)      # the core's sums are ours

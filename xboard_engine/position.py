@@ -20,7 +20,7 @@ from .movegen import legal_captures, legal_moves
 from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS_MOVE, PUSH, Move, MoveKind
 from .outcome import Outcome, is_insufficient_material, outcome
 from .pieces import PAWN
-from .variant import Variant, get_variant
+from .variant import Variant, get_variant, placement_of
 from .zobrist import zobrist_for
 
 __all__ = ["Position", "Move", "MoveKind", "Outcome"]
@@ -337,8 +337,7 @@ class Position:
     def material_and_placement(self) -> int:
         """Material plus placement (the piece-square tables, tapered by the material left), White
         minus Black, in centipawns."""
-        from .evaluation import material_and_placement
-        return material_and_placement(self)
+        return placement_of(self)
 
     def move_victim_value(self, m: Move) -> int:
         """Material the move wins at once (captures, promotions, a push's self-capture)."""

@@ -8,16 +8,48 @@ Every code points at its behaviour (``behaviours``), which answers the core's qu
 import configparser
 import os
 import random
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+import weakref
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .behaviours import BEHAVIOURS, Behaviour
 from .board import BLACK, EMPTY, OFF, Board
 from .errors import InvalidFenError, UnknownVariantError
-from .evaluation import live_piece_square_tables
 from .pieces import (FACING_LETTERS, JAILER, LANCER, PAWN, PIECE_KINDS, SENTRY_JUMP, SENTRY_PUSH, PieceKind,
                      lancer_betza)
 
 __all__ = ["Variant", "get_variant", "variant_names", "EMPTY", "BLACK", "OFF"]
+
+if TYPE_CHECKING:
+    from .position import Position
+
+# What ``Position.score`` sums is the evaluation's business (the search layer): it installs its table
+# maker here when it is imported (``install_evaluation``), and the core only keeps the sums.  Until
+# then a variant's tables are zeros.
+TableMaker = Callable[["Variant"], List[List[int]]]
+_table_maker: Optional[TableMaker] = None
+_placement: Optional[Callable[["Position"], int]] = None
+_MADE: "weakref.WeakSet[Variant]" = weakref.WeakSet()
+
+
+def install_evaluation(tables: TableMaker, placement: Callable[["Position"], int]) -> None:
+    """Make every variant's running-sum tables with ``tables`` (those made before too, in place) and
+    let ``Position.material_and_placement`` read the sum with ``placement``."""
+    global _table_maker, _placement
+    _table_maker, _placement = tables, placement
+    for v in list(_MADE):
+        v.signed_piece_square[:] = tables(v)
+
+
+def rebuild_tables() -> None:
+    """Make every live variant's tables again (the evaluation's weights changed)."""
+    if _table_maker is not None:
+        for v in list(_MADE):
+            v.signed_piece_square[:] = _table_maker(v)
+
+
+def placement_of(pos: "Position") -> int:
+    """The installed evaluation's reading of ``pos.score`` (0 without one)."""
+    return _placement(pos) if _placement is not None else 0
 
 
 def _variants_dir() -> str:
@@ -227,7 +259,9 @@ class Variant(Board):
 
     def _build_evaluation(self) -> None:
         """signed_piece_square[code][sq]: what ``Position.score`` sums (see ``evaluation``)."""
-        self.signed_piece_square = live_piece_square_tables(self)
+        _MADE.add(self)
+        self.signed_piece_square = _table_maker(self) if _table_maker is not None \
+            else [[0] * self.size for _ in range(OFF + 1)]
 
     # ----------------------------------------------------------------- setups
     def start_fen_for(self, number: Optional[int] = None, rng: Optional[random.Random] = None) -> str:
