@@ -28,11 +28,12 @@ from urllib.parse import urlsplit
 
 from .errors import RulesError
 from .match.engines import EngineConfig, EngineFailure, UciClient, kill_all, start_engine
+from .match.seat import EngineSeat, Turn
 from .moves import Move
 from .paths import data_path
 from .position import Position
+from .time_control import MAX_CLOCK_SECONDS, clock_seconds, parse_time_control
 from .variant import get_variant
-from .web.game import MAX_CLOCK_SECONDS, clock_seconds
 from .web.wire import whole_state
 
 PROG = "xboard-engine bot"
@@ -162,7 +163,6 @@ class GameBook:
     far replayed on the rules core (the ``state`` messages give SANs and FENs)."""
 
     def __init__(self, hello: Dict[str, Any], seat: int) -> None:
-        from .web.game import parse_time_control
         config = hello.get("config") or {}
         self.seat = seat
         self.variant = str(config.get("variant", "normal"))
@@ -214,7 +214,6 @@ class GameBook:
 
     def turn(self, state: Dict[str, Any]) -> Any:
         """The engine's ``Turn`` now: the game so far, and the clocks as the state gives them."""
-        from .web.engines import Turn
         assert self.pos is not None
         start_side = Position.from_fen(self.start_fen, self.variant).stm
         done = [0, 0]
@@ -439,7 +438,6 @@ class Bot:
         """One game, with an engine process of its own, until it is over (its page reconnected to
         a few times if the connection drops)."""
         import aiohttp
-        from .web.engines import EngineSeat
         engine = EngineSeat(self.config)
         try:
             failures = 0

@@ -7,7 +7,8 @@
 from .engines import EngineConfig, EngineFailure
 from .keeper import EngineKeeper
 from .pgn import game_to_pgn, read_games, replay
-from .referee import Adjudication, GameRecord, TimeControl, play_game
+from ..time_control import TimeControl
+from .referee import Adjudication, GameRecord, play_game
 from .stats import Score, Sprt
 from .tournament import MatchResult, Opening, Tournament, run_match
 

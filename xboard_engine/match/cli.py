@@ -20,7 +20,8 @@ from ..errors import UnknownVariantError
 from ..variant import variant_name
 from .engines import EngineConfig
 from .keeper import RESTART_CHOICES
-from .referee import Adjudication, TimeControl
+from ..time_control import TimeControl
+from .referee import Adjudication
 from .stats import Sprt
 from .tournament import Tournament, load_openings
 

@@ -4,121 +4,16 @@ Every move is checked by the rules core; clocks are measured here.  An illegal m
 or a time loss ends the game with the right result and a PGN ``Termination`` tag.
 """
 import datetime
-import math
-import re
 import time
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..errors import RulesError
 from ..moves import Move
 from ..position import Position
 from ..score import Score
 from .engines import EngineClient, EngineConfig, EngineFailure, Reply, UciClient, CecpClient, start_engine
+from ..time_control import TimeControl
 from .keeper import EngineKeeper
-
-_TC = re.compile(r"^(?:([0-9]+)/)?([0-9]+(?::[0-9]+(?:\.[0-9]+)?)?(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?$")
-
-
-class TimeControl(NamedTuple):
-    """cutechess-cli's time controls: ``moves/base+inc`` (seconds; base may be ``m:ss``), ``st``
-    seconds per move, ``nodes`` or ``depth`` limits, or ``inf``."""
-    moves: int = 0
-    base: float = 0.0
-    inc: float = 0.0
-    st: Optional[float] = None
-    nodes: Optional[int] = None
-    depth: Optional[int] = None
-    infinite: bool = False
-    margin: float = 0.2           # seconds an engine may overrun before it forfeits
-
-    @classmethod
-    def parse(cls, tc: Optional[str] = None, st: Optional[str] = None, nodes: Optional[str] = None,
-              depth: Optional[str] = None, margin: Optional[str] = None) -> "TimeControl":
-        """Raises ValueError with a message naming the bad value."""
-        fields: Dict[str, object] = {}
-        if tc is not None:
-            if tc == "inf":
-                fields["infinite"] = True
-            else:
-                m = _TC.match(tc)
-                if not m:
-                    raise ValueError(f"bad time control {tc!r} (want e.g. 40/60+0.5, 10+0.1, 0:30, inf)")
-                base = m.group(2)
-                if ":" in base:
-                    minutes, seconds = base.split(":")
-                    base_s = int(minutes) * 60 + float(seconds)
-                else:
-                    base_s = float(base)
-                fields.update(moves=int(m.group(1) or 0), base=base_s, inc=float(m.group(3) or 0))
-        try:
-            if st is not None:
-                fields["st"] = float(st)
-                if fields["st"] <= 0:
-                    raise ValueError
-            if nodes is not None:
-                fields["nodes"] = int(nodes)
-            if depth is not None:
-                fields["depth"] = int(depth)
-            if margin is not None:
-                fields["margin"] = float(margin)
-        except ValueError:
-            raise ValueError(f"bad time control value: st={st} nodes={nodes} depth={depth} "
-                             f"timemargin={margin}") from None
-        if tc is None and st is None and nodes is None and depth is None:
-            raise ValueError("no time control: give tc=, st=, nodes= or depth=")
-        return cls(**fields)  # type: ignore[arg-type]
-
-    def pgn(self) -> str:
-        if self.st is not None:
-            return f"{self.st:g}/move"
-        if self.infinite or (self.base == 0 and self.inc == 0):
-            return "-"
-        text = f"{self.base:g}" + (f"+{self.inc:g}" if self.inc else "")
-        return f"{self.moves}/{text}" if self.moves else text
-
-    @property
-    def has_clock(self) -> bool:
-        return self.st is None and not self.infinite and (self.base > 0 or self.inc > 0)
-
-    @property
-    def move_time(self) -> Optional[float]:
-        """Seconds per move as XBoard engines are told them (whole seconds, at least 1)."""
-        return None if self.st is None else float(max(1, math.ceil(self.st - 1e-9)))
-
-    def xboard_commands(self) -> List[str]:
-        if self.st is not None:
-            out = [f"st {int(self.move_time)}"]
-        elif not self.has_clock:
-            out = ["level 0 9999 0"]
-        else:
-            whole = max(1, int(self.base))           # CECP's level takes whole seconds
-            minutes, seconds = divmod(whole, 60)
-            base = f"{minutes}:{seconds:02d}" if seconds else f"{minutes}"
-            out = [f"level {self.moves} {base} {self.inc:g}"]
-        if self.depth:
-            out.append(f"sd {self.depth}")
-        if self.nodes:
-            # As cutechess-cli: CECP has no node limit, but with ``nps N`` an engine counts its clock
-            # in nodes, so ``st 1`` is N nodes a move.  (``nps`` alone, with the clockless ``level``
-            # above, let an engine think for 9999 minutes' worth of nodes.)
-            out += ["st 1", f"nps {self.nodes}"]
-        return out
-
-    def charge(self, clock: float, elapsed: float, moves_done: int) -> float:
-        """The clock after a move that took ``elapsed`` seconds, the mover's ``moves_done``-th:
-        less the time, plus the increment, plus a new period's base when one is complete."""
-        clock = clock - elapsed + self.inc
-        if self.moves and moves_done % self.moves == 0:
-            clock += self.base
-        return clock
-
-    def budget(self, remaining: float, uci: bool = False) -> float:
-        """Seconds the engine may use for this move before it forfeits."""
-        if self.st is not None:
-            return (self.st if uci else self.move_time) + self.margin   # what the engine was told
-        if not self.has_clock:
-            return 3600.0
-        return remaining + self.margin
 
 
 class Adjudication(NamedTuple):

@@ -1,12 +1,14 @@
-"""Other engines at the server's boards: a CECP or UCI engine the server was started with
-(``--engine``/``--uci-engine``) playing a seat of a two-player game, driven by the tournament
-runner's engine code in a worker thread.  One engine process per seat, started at its first move
-and told the game so far (so a restart loses nothing), quit when the game ends."""
+"""An engine playing one seat of a game move by move, for whoever hosts the game: the web app's
+boards (a CECP or UCI engine the server was started with, ``--engine``/``--uci-engine``) and the bot
+client (an engine playing on a server through a bot account).  Driven by the tournament runner's
+engine code in a worker thread: one engine process per seat, started at its first move and told the
+game so far (so a restart loses nothing), quit when the game ends."""
 import time
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
-from ..match.engines import EngineClient, EngineConfig, EngineFailure, UciClient, start_engine
-from ..match.referee import TimeControl, failure_ending, judge_reply, loss, uci_go_line, uci_tokens
+from .engines import EngineClient, EngineConfig, EngineFailure, UciClient, start_engine
+from ..time_control import TimeControl
+from .referee import failure_ending, judge_reply, loss, uci_go_line, uci_tokens
 from ..moves import Move
 from ..errors import RulesError
 from ..position import Position

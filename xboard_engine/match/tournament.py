@@ -12,7 +12,8 @@ from ..variant import get_variant
 from .engines import EngineConfig, EngineFailure, UciClient, kill_all
 from .pgn import append_game, read_games
 from .keeper import worker_keeper
-from .referee import Adjudication, GameRecord, TimeControl, play_game
+from ..time_control import TimeControl
+from .referee import Adjudication, GameRecord, play_game
 from .stats import Score, Sprt, format_line
 
 

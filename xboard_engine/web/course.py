@@ -9,7 +9,7 @@ from ..errors import RulesError
 from ..score import Score
 from .bots import budget, eight_player_move, seed_now, two_player_move
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
-from .engines import EngineSeat, Turn, line_words
+from ..match.seat import EngineSeat, Turn, line_words
 from .room import Room
 from .tables import TWO_LEVELS, Refused
 

@@ -9,10 +9,11 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 from ..errors import RulesError
 from ..images import board_picture_name
 from ..match.pgn import read_games, replay
-from ..match.referee import GameRecord, TimeControl, loss, outcome_reason
+from ..match.referee import GameRecord, loss, outcome_reason
 from ..moves import CASTLE, PASS, PUSH, Move
 from ..notation import san as san_text
 from ..position import Position
+from ..time_control import TimeControl, parse_time_control
 from ..variant import get_variant, variant_names
 
 HUMAN = "human"
@@ -281,52 +282,6 @@ class WebGame:
         return game
 
 
-# What a game's clock may be: at most 3 hours and 3 minutes a move, and enough time for a game
-# (the base and 40 increments at least 30 seconds: "1+0" is no game); st and depth bound engines.
-MAX_BASE, MAX_INCREMENT, MIN_GAME = 3 * 3600.0, 180.0, 30.0
-MAX_MOVE_SECONDS, MAX_DEPTH = 60.0, 30
-
-
-def parse_time_control(text: str) -> TimeControl:
-    """The tournament runner's time controls: ``moves/base+inc`` in seconds (``300+3``, ``40/300``,
-    ``5:00+3``), or without a clock: ``st=SECONDS`` an engine's move, ``depth=PLIES`` an engine's
-    search depth (a weaker, quick opponent).  Raises ValueError with the reason, also for a clock
-    out of range (see MAX_BASE, MAX_INCREMENT, MIN_GAME)."""
-    text = text.strip()
-    if text.startswith("st="):
-        tc = TimeControl.parse(st=text[3:])
-        if not tc.st or not 0.05 <= tc.st <= MAX_MOVE_SECONDS:
-            raise ValueError(f"st={text[3:]}: an engine's seconds a move, 0.05 to {MAX_MOVE_SECONDS:g}")
-        return tc
-    if text.startswith("depth="):
-        tc = TimeControl.parse(depth=text[6:])
-        if not tc.depth or not 1 <= tc.depth <= MAX_DEPTH:
-            raise ValueError(f"bad depth {text[6:]!r} (want 1 to {MAX_DEPTH})")
-        return tc
-    if text == "inf":
-        raise ValueError("inf: give an engine st=SECONDS or depth=PLIES instead")
-    tc = TimeControl.parse(tc=text)
-    if tc.base > MAX_BASE or tc.inc > MAX_INCREMENT or tc.moves > 200:
-        raise ValueError(f"{text}: at most {MAX_BASE / 3600:g} hours, {MAX_INCREMENT:g} s a move, 200 moves a session")
-    if tc.base + 40 * tc.inc < MIN_GAME:
-        raise ValueError(f"{text}: too short for a game (the base and 40 increments must make {MIN_GAME:g} s)")
-    return tc
-
-
-INCREMENTS_COUNTED = 40                 # a clock's length: its base and this many increments
-MAX_CLOCK_SECONDS = MAX_BASE + INCREMENTS_COUNTED * MAX_INCREMENT     # the longest clock a game may have
-
-
-def clock_seconds(tc: Any) -> Optional[float]:
-    """A clock's length as seeks' and bots' rules count it, base + 40 increments in seconds; None
-    for what is not a clock of seconds + increment (no clock, moves in a session, an engine's limits)."""
-    if not isinstance(tc, str) or tc == "none" or tc.startswith(("st=", "depth=")) or "/" in tc:
-        return None
-    try:
-        parsed = parse_time_control(tc)
-    except ValueError:
-        return None
-    return parsed.base + INCREMENTS_COUNTED * parsed.inc if parsed.has_clock else None
 
 
 def load_pgn(text: str) -> Tuple[str, Optional[str], List[str], Dict[str, str]]:

@@ -118,7 +118,7 @@ def _pgn_text(tags: Dict[str, str], moves: List[str], result: str) -> str:
 
 
 def _tc(text: str) -> str:
-    from .game import parse_time_control
+    from ..time_control import parse_time_control
     try:
         parse_time_control(text)
         return text

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set
 
 from . import wire
 from .eight_game import HUMAN
-from .engines import EngineSeat
+from ..match.seat import EngineSeat
 from .store import StoredGame, StoredSeat
 from .tables import Table, make_table
 

@@ -15,7 +15,8 @@ from ..multi.notation import move_text as eight_move_text
 from ..multi.record import write_record
 from ..variant import get_variant, variant_names
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
-from .game import WebGame, load_pgn, parse_time_control, variant_info
+from ..time_control import parse_time_control
+from .game import WebGame, load_pgn, variant_info
 from .wire import dumps
 
 TWO_PLAYER_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "1800+20", "none"]
