@@ -38,6 +38,10 @@ MAY_IMPORT: Dict[str, Set[str]] = {
 # Third-party packages a layer may use (the engine's layers: none, ever).
 THIRD_PARTY: Dict[str, Set[str]] = {"web": {"aiohttp", "psycopg", "openskill", "dask", "distributed"},
                                     "botclient": {"aiohttp"}, "match": {"dask", "distributed"}}
+# Within the engine, the two protocols know nothing of each other: XBoard's quirks and the CECP game
+# stay out of UCI.
+CECP_ONLY = {"cecp", "session", "thinker", "guided_entry", "xboard_view", "xboard_picture", "xboard_fen", "launcher"}
+UCI_ONLY = {"uci", "uci_input"}
 # The web app's store keeps records; it knows no game rules.
 STORE = {"web.store", "web.store_postgres"}
 
@@ -99,6 +103,9 @@ def in_standard_library(top: str) -> bool:
 
 
 def allowed(source: str, target: str) -> bool:
+    for one, other in ((UCI_ONLY, CECP_ONLY), (CECP_ONLY, UCI_ONLY)):
+        if source.split(".")[0] in one and target.split(".")[0] in other:
+            return False
     mine, theirs = layer_of(source), layer_of(target)
     if mine == theirs:
         return True
@@ -132,4 +139,5 @@ def test_the_rules_catch_what_they_forbid():
     assert not allowed("search", "uci")                     # the search knows no protocol
     assert not allowed("multi.game", "search")
     assert not allowed("botclient", "web.game")             # a client of the server, not its games
+    assert not allowed("uci", "session") and not allowed("cecp", "uci")
     assert allowed("web.hall", "position") and allowed("uci", "search") and allowed("botclient", "web.wire")

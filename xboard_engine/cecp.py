@@ -17,7 +17,8 @@ from .engine_options import CECP, CLEAR_HASH, HASH, MULTIPV, engine_options, fin
 from .digits import parse_decimal, parse_int
 from .errors import RulesError
 from .position import Position
-from .session import Session, board_lines
+from .notation import board_lines
+from .session import Session
 from .xboard_view import tell_line
 from .textio import OVERLONG, Channel
 from .smp import usable_threads

@@ -307,3 +307,17 @@ def _loose_piece_match(pos: "Position", match, legal: List[Move]) -> Optional[Mo
         if tail == want:
             found.append(m)
     return found[0] if len(found) == 1 else None
+
+
+def board_lines(pos: "Position") -> List[str]:
+    """A plain-text board for people using the engine in a terminal (the `d` command of both protocols)."""
+    v = pos.variant
+    files = "abcdefghijklmnopqrstuvwxyz"[:v.files]
+    lines = []
+    for rank in range(v.ranks, 0, -1):
+        cells = [pos.piece_at(f"{f}{rank}") or "." for f in files]
+        lines.append(f"{rank:>2} " + " ".join(cells))
+    lines.append("   " + " ".join(files))
+    lines.append(f"fen {pos.fen()}")
+    lines.append(f"variant {v.name}, {'white' if pos.stm == 0 else 'black'} to move")
+    return lines

@@ -234,17 +234,3 @@ class Session(GuidedEntry):
         """Soft and hard limits of the next move (timeman)."""
         clock = Clock(self.mps, self.base, self.inc, self.st)
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
-
-
-def board_lines(pos: Position) -> List[str]:
-    """A plain-text board for people using the engine in a terminal."""
-    v = pos.variant
-    files = "abcdefghijklmnopqrstuvwxyz"[:v.files]
-    lines = []
-    for rank in range(v.ranks, 0, -1):
-        cells = [pos.piece_at(f"{f}{rank}") or "." for f in files]
-        lines.append(f"{rank:>2} " + " ".join(cells))
-    lines.append("   " + " ".join(files))
-    lines.append(f"fen {pos.fen()}")
-    lines.append(f"variant {v.name}, {'white' if pos.stm == 0 else 'black'} to move")
-    return lines

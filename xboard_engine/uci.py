@@ -25,6 +25,7 @@ from .bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from .driver import SearchDriver
 from .errors import RulesError
 from .moves import Move
+from .notation import board_lines
 from .position import Position
 from .score import from_search
 from .search import FULL_SKILL, Info, Limits
@@ -383,7 +384,6 @@ class UciEngine:
         pass
 
     def cmd_display(self, arg: str) -> None:
-        from .session import board_lines
         self.channel.send_lines([f"info string {line.lstrip('# ')}" for line in board_lines(self.pos)])
 
     def _perft(self, depth: int) -> None:
