@@ -23,6 +23,7 @@ from .options import OPTION_NAMES, Options, RulesOptionError, whole_number
 from .position import MultiPosition
 from .rules import (ACTIVE, CHECKMATED, CLAIMED, GREY, KIND_LETTERS, KING, KING_CAPTURED, OUT_STATES, POINT_QUEEN,
                     QUEEN, RESIGNED, TIMED_OUT, ZOMBIE, MultiVariant, get_multi_variant)
+from .record import read_record, write_record
 
 __all__ = ["Game", "GameResult", "Options", "MODES", "OPTION_NAMES", "RulesOptionError", "InvalidSeatError"]
 
@@ -362,13 +363,11 @@ class Game(Eliminations):
     def record(self, numerals: bool = False) -> str:
         """The game as text: tag lines, then one line per move as the text writes them (``1 w. h3``),
         resignations and eliminations as comments in braces."""
-        from .record import write_record
         return write_record(self, numerals)
 
     @classmethod
     def from_record(cls, text: str) -> "Game":
         """The game of a record written by ``record`` (raises RulesError with the line at fault)."""
-        from .record import read_record
         return read_record(cls, text)
 
     def to_dict(self) -> dict:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Seq
 from ..errors import RulesError
 from ..moves import Move
 from .game import Game
+from .record import write_record
 
 __all__ = ["RandomPlayer", "Incident", "GameSummary", "MatchResults", "play_game", "run_games",
            "summarise", "MatchError"]
@@ -216,7 +217,6 @@ def run_games(player_factory: Callable[[int, int], Any], mode: str = "singles", 
         record_file = None
         recorded = game if game is not None else (latest[0] if latest else None)
         if recorded is not None and out_dir is not None:
-            from .record import write_record
             record_file = os.path.join(out_dir, f"game-{number:03d}.txt")
             try:
                 text = write_record(recorded, numerals, dict(enumerate(names)))

@@ -20,6 +20,8 @@ from ..moves import CASTLE, DOUBLE, EP, Move
 from .rules import (ACTIVE, EMPTY, GREY, KING, KING_CAPTURED, OFF, OUT_STATES, PAWN, POINT_QUEEN, SEAT_STATES,
                     ZOMBIE, MultiVariant, get_multi_variant)
 from .seat_moves import SeatMoves
+from ..errors import InvalidSquareError
+from .notation import move_text, parse_move, read_position, unit_text, write_position
 
 __all__ = ["MultiPosition", "ACTIVE", "ZOMBIE", "OUT_STATES", "Move"]
 
@@ -141,7 +143,6 @@ class MultiPosition(SeatMoves):
     def from_text(cls, text: str, game: str = "8player", teams: Optional[Sequence[int]] = None,
                   capture_the_king: bool = False, one_point_queen: bool = False) -> "MultiPosition":
         """The position of a position text (``text()``; raises InvalidFenError)."""
-        from .notation import read_position
         pos = cls.__new__(cls)
         pos._configure(get_multi_variant(game), teams, capture_the_king, one_point_queen)
         read_position(pos, text)
@@ -163,7 +164,6 @@ class MultiPosition(SeatMoves):
     def text(self) -> str:
         """The position text (docs/EIGHT_PLAYER_API.md): rows from the top rank, turn, seat states,
         castling rook squares, en-passant chances, clock, moves made."""
-        from .notation import write_position
         return write_position(self)
 
     def root_text(self) -> str:
@@ -172,19 +172,16 @@ class MultiPosition(SeatMoves):
     def move_text(self, m: Move, colon: bool = False) -> str:
         """The text's notation of legal move ``m`` for the seat to move (``h3``, ``Nf3``, ``O-O``,
         ``e11=Q``; captures with ``:`` when ``colon``)."""
-        from .notation import move_text
         return move_text(self, m, colon)
 
     def parse_move(self, text: str) -> Move:
         """The legal move of the seat to move named by ``text`` (the text's notation or squares such
         as ``h2h3``; raises IllegalMoveError)."""
-        from .notation import parse_move
         return parse_move(self, text)
 
     def square(self, name: str) -> int:
         sq = self.v.by_name.get(name)
         if sq is None:
-            from ..errors import InvalidSquareError
             raise InvalidSquareError(f"no square {name!r} on the {self.v.name} board")
         return sq
 
@@ -193,7 +190,6 @@ class MultiPosition(SeatMoves):
         code = self.board[self.square(name)]
         if not code:
             return None
-        from .notation import unit_text
         return unit_text(self.v, code)
 
     # ================================================================ questions (attacks, check and

@@ -19,6 +19,7 @@ from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
 from .store import AsyncStore, GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from .tables import TWO_LEVELS, Refused
+from .shared import Elsewhere
 
 
 class Policy(NamedTuple):
@@ -201,7 +202,6 @@ class Hall:
         if stored is None:
             return None
         if self.shared is not None and not await self.shared.may_host(stored):
-            from .shared import Elsewhere
             raise Elsewhere(stored.slug)
         room = self._install(await self._rebuild(stored))
         if room.status == "playing":                   # read again (another process's, or a failed save)

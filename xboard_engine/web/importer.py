@@ -20,6 +20,7 @@ from .names import BadName, check_name, fold
 from .room import token_hash
 from .store import NameTaken, Store, StoredAction, StoredSeat
 from .tables import TwoPlayerTable
+from ..time_control import parse_time_control
 
 OWNER = "owner_token"
 OUR_ENGINE_LEVEL = "xboard-engine:strong"         # the old board ran our engine at full strength
@@ -118,7 +119,6 @@ def _pgn_text(tags: Dict[str, str], moves: List[str], result: str) -> str:
 
 
 def _tc(text: str) -> str:
-    from ..time_control import parse_time_control
     try:
         parse_time_control(text)
         return text

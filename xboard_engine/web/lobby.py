@@ -16,6 +16,7 @@ from .room import Room, Viewer
 from .seating import OWN_ENGINE
 from .store import StoredGame, StoredSeat
 from .tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
+from .ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
 
 SHOWN = 50              # challenges and games in progress listed at most (the newest)
 FINISHED_SHOWN = 30
@@ -211,5 +212,4 @@ async def leaderboards(hall: Hall, key: Optional[str] = None, keys: Optional[Lis
 
 
 def _established(key: str) -> float:
-    from .ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
     return PROVISIONAL_DEVIATION if key.startswith("two:") else SKILL_PROVISIONAL_SIGMA

@@ -15,6 +15,7 @@ from . import bot_accounts, rated, wire
 from .room import Viewer
 from .store import StoredSeat
 from .tables import Refused, check_two_player_config
+from .seating import start_game, unfinished
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -74,7 +75,6 @@ async def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
         raise Refused("min is above max: no one could match")
     player = await hall.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "seek a game")
-    from .seating import unfinished
     if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
         raise Refused("you have too many unfinished games: finish, resign or cancel some first")
     now = time.time()
@@ -146,7 +146,6 @@ def page_closed(hall: "Hall", viewer: Viewer) -> None:
 async def _pair(hall: "Hall", waiting: Seek, new: Seek) -> None:
     """The two seekers' game, begun now; both pages are sent to it.  The seeks leave the lobby
     before the store is written."""
-    from .seating import start_game
     hall.seeks.remove(waiting)
     for s in [s for s in hall.seeks if s.player_id in (waiting.player_id, new.player_id) and s.pool() == new.pool()]:
         hall.seeks.remove(s)

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tu
 from .room import Room, Viewer
 from .store import StoredGame, StoredSeat
 from .tables import Refused
+from . import course, tournaments
+from .seating import cancel
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -130,7 +132,6 @@ class Shared:
     async def become_lobby(self) -> None:
         """This process took the server lock: the tournaments not over, the bot accounts and the
         games other processes host are read, and the lobby is served from now on."""
-        from . import tournaments
         store = self.hall.store
         for stored in await store.tournaments(["waiting", "running"], limit=10000):
             if stored.id not in self.hall.tournaments:
@@ -239,7 +240,6 @@ class Shared:
     def unload(self, room: Room) -> None:
         """The room leaves this process (another hosts it now): its timer, bots and memory let go,
         and its pages told to connect again (the proxy sends them to the new host)."""
-        from . import course
         if room.timer:
             room.timer.cancel()
             room.timer = None
@@ -256,7 +256,6 @@ class Shared:
         await self.send(t="cancel", game=game_id, player=player_id)
 
     async def _cancel(self, room: Room, player_id: Any) -> None:
-        from .seating import cancel
         viewer = Viewer(lambda text: None, None, "")
         viewer.player = {"id": player_id, "name": ""} if isinstance(player_id, int) else None
         async with room.lock:

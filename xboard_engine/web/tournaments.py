@@ -35,6 +35,7 @@ from . import bot_accounts, pairing, rated, ratings, wire
 from .room import Room, Viewer
 from .store import Entrant, StoredGame, StoredSeat, StoredTournament
 from .tables import Refused, check_eight_player_config, check_two_player_config
+from .seating import start_game
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -412,7 +413,6 @@ async def _start_games(hall: "Hall", t: Tournament, round_number: int,
     """Write the games (and byes) in one commit, then start each and send its players to it."""
     made = await hall.store.add_round(t.id, round_number, games, byes)
     t.byes += [(round_number, p) for p in byes]
-    from .seating import start_game
     for stored, (_, _, seats) in zip(made, games):
         room = hall.new_room(stored, seats)
         async with room.lock:
