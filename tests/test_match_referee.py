@@ -8,7 +8,6 @@ replayed through the rules core and its result checked against the final positio
 import concurrent.futures
 import os
 import shlex
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Optional
 
 import pytest
 
-from needs import need, need_module
+from needs import find_program, need, need_module
 
 from xboard_engine import Position
 from xboard_engine.match.engines import EngineConfig
@@ -523,7 +522,7 @@ def test_sunfish_uci():
         check_record(record)
 
 
-FAIRYMAX = shutil.which("fairymax") or ("/usr/games/fairymax" if os.path.exists("/usr/games/fairymax") else None)
+FAIRYMAX = find_program("fairymax")
 FAIRYMAX_CHESS80_INI = ROOT / "scripts" / "fairymax" / "chess80.ini"
 
 

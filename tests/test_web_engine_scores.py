@@ -7,20 +7,18 @@ Positions (orthodox chess, each checked with an exhaustive search: no shorter ma
 * WHITE_MATES_IN_2: after Black's ...Kh8, 1. Rb7 Kg8 2. Ra8#: the page must show "#2".
 * BLACK_MATES_IN_3: after White's Ke1, ...Rg2 Kf1 ...Rh2 Ke1 ...Rg1#: the page must show "#-3".
 """
-import os
 import shlex
-import shutil
 import sys
 
 import pytest
 
-from needs import need_module, needs
+from needs import find_program, need_module, needs
 
 need_module("aiohttp")
 
 from live_client import Client, LiveServer, create, run  # noqa: E402
 
-STOCKFISH = shutil.which("stockfish", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/games"]))
+STOCKFISH = find_program("stockfish")
 PY = shlex.quote(sys.executable)
 DEPTH = 24        # Stockfish reports a longer mate (3) in WHITE_MATES_IN_2 until depth 11; ours stop at a proven mate
 

@@ -13,19 +13,10 @@ import pytest
 
 from xboard_engine import Position, RulesError
 
+from needs import find_program      # the one lookup: PATH, then /usr/games and /usr/sbin
+
 BOARD_FILES = "abcdefghijklmnop"
 ENGINE_TROUBLE = re.compile(r"^(Illegal move|Error|tellusererror)")
-
-
-def find_program(program: str) -> Optional[str]:
-    found = shutil.which(program)
-    if found:
-        return found
-    for folder in ("/usr/games", "/usr/local/games"):
-        path = Path(folder) / program
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
-    return None
 
 
 XBOARD = find_program("xboard")
