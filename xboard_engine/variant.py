@@ -36,8 +36,7 @@ def install_evaluation(tables: TableMaker, placement: Callable[["Position"], int
     let ``Position.material_and_placement`` read the sum with ``placement``."""
     global _table_maker, _placement
     _table_maker, _placement = tables, placement
-    for v in list(_MADE):
-        v.signed_piece_square[:] = tables(v)
+    rebuild_tables()
 
 
 def rebuild_tables() -> None:
