@@ -17,7 +17,7 @@ least half of orthodox. Middlegame positions are reached by fixed legal moves fr
     python scripts/bench.py --quick         # shallower depths
     python scripts/bench.py --perft-only    # or --search-only, --threads-only, --warmup-only
 
-WARM-UP section: what the engine's warm-up at start (``xboard_engine/warmup.py``) is worth: fresh
+WARM-UP section: what the engine's warm-up at start (``xboard_engine/search/warmup.py``) is worth: fresh
 processes of this interpreter each search a start position to a fixed depth, as a game's first move
 would be, half of them after the warm-up and half without, alternately; per variant the median seconds
 of each and their ratio.  (Under CPython the warm-up does nothing: there is no JIT.)
@@ -48,7 +48,7 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from xboard_engine.runtime import tune_jit  # noqa: E402
+from xboard_engine.search.runtime import tune_jit  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -151,8 +151,8 @@ def run_perft(args) -> Optional[int]:
 def run_search(args) -> Optional[int]:
     """The search section; returns the search signature (total nodes), or None when a repeated search
     of a position visited a different number of nodes (the search must be deterministic)."""
-    from xboard_engine.bench import SEARCH_CASES, bench_position
-    from xboard_engine.search import Limits, Searcher
+    from xboard_engine.search.bench import SEARCH_CASES, bench_position
+    from xboard_engine.search.searcher import Limits, Searcher
 
     print(f"{'variant':14} {'position':16} {'depth':>5} {'nodes':>9} {'seconds':>8} {'nodes/s':>8}")
     per_variant: Dict[str, List[float]] = {}       # variant -> [nodes, seconds]
@@ -194,13 +194,13 @@ THREAD_CASES = [("normal", "ruy lopez"), ("normal", "kiwipete"), ("chess80", "mi
 
 def run_threads(args) -> None:
     """The threads section: each of ``THREAD_CASES`` searched to its depth by one process and by two
-    (the engine's search and one helper sharing the table, ``xboard_engine/smp.py``), alternately, in
+    (the engine's search and one helper sharing the table, ``xboard_engine/search/smp.py``), alternately, in
     the same run; per position the time to the depth and the nodes/s of each, then their geometric
     means.  The table is cleared before every search; the helper is started and warmed up first.
     Two processes are not deterministic: the times are the median of ``--repeat`` runs (at least 3)."""
-    from xboard_engine.bench import SEARCH_CASES, bench_position
-    from xboard_engine.search import Limits
-    from xboard_engine.smp import ParallelSearcher
+    from xboard_engine.search.bench import SEARCH_CASES, bench_position
+    from xboard_engine.search.searcher import Limits
+    from xboard_engine.search.smp import ParallelSearcher
 
     cases = [c for c in SEARCH_CASES if (c[1], c[0]) in THREAD_CASES]
     searchers = {}
@@ -244,9 +244,9 @@ WARMUP_CASES = [("normal", 5, 4), ("8piece", 5, 4), ("chess80", 5, 4)]   # varia
 def warmup_probe(variant: str, depth: int, seconds: float) -> None:
     """In a fresh process: warm up for ``seconds``, then print the seconds a search of ``variant``'s
     start position to ``depth`` takes."""
-    from xboard_engine.position import Position
-    from xboard_engine.search import Limits, Searcher
-    from xboard_engine.warmup import WarmUp
+    from xboard_engine.core.position import Position
+    from xboard_engine.search.searcher import Limits, Searcher
+    from xboard_engine.search.warmup import WarmUp
 
     WarmUp().run(seconds)
     start = time.perf_counter()
@@ -256,7 +256,7 @@ def warmup_probe(variant: str, depth: int, seconds: float) -> None:
 
 def run_warmup(args) -> None:
     """The warm-up section (see the module's docstring)."""
-    from xboard_engine.warmup import warmup_seconds
+    from xboard_engine.search.warmup import warmup_seconds
 
     seconds = warmup_seconds()
     if not seconds:
@@ -280,7 +280,7 @@ def run_warmup(args) -> None:
 
 
 def main() -> int:
-    tune_jit()                      # as the engine runs (xboard_engine/runtime.py)
+    tune_jit()                      # as the engine runs (xboard_engine/search/runtime.py)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shallower depths")
     parser.add_argument("--reference-python", default="python3",

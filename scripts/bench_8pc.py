@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the 8 Player Chess bots (xboard_engine/multi/bots.py).
+"""Measure the 8 Player Chess bots (xboard_engine/multi/bots/bot.py).
 
 SPEED: nodes per second and the depth reached at a fixed time per move, for each search
 (brs, paranoid, team) on the start position and on a middlegame position (reached by a fixed,
@@ -22,9 +22,9 @@ from typing import List
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from xboard_engine.runtime import tune_jit  # noqa: E402
+from xboard_engine.search.runtime import tune_jit  # noqa: E402
 
-from xboard_engine.multi.bots import Bot  # noqa: E402
+from xboard_engine.multi.bots.bot import Bot  # noqa: E402
 from xboard_engine.multi.game import Game  # noqa: E402
 
 SEARCHES = (("singles", "brs"), ("singles", "paranoid"), ("teams", "team"))
@@ -96,7 +96,7 @@ def times(movetime: float, moves: int, mode: str) -> None:
 
 
 def main() -> None:
-    tune_jit()                      # as the engine runs (xboard_engine/runtime.py)
+    tune_jit()                      # as the engine runs (xboard_engine/search/runtime.py)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--movetime", type=float, default=1.0, help="seconds per move for SPEED (default 1)")
     parser.add_argument("--middle", type=int, default=64, help="moves played to reach the middlegame (64)")

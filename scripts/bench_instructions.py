@@ -45,8 +45,8 @@ SEARCH = """
 import sys
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {here!r})
-from xboard_engine.bench import SEARCH_CASES, bench_position
-from xboard_engine.search import Limits, Searcher
+from xboard_engine.search.bench import SEARCH_CASES, bench_position
+from xboard_engine.search.searcher import Limits, Searcher
 total = 0
 for label, variant, number, fen, moves, depth, quick in SEARCH_CASES:
     if variant == {variant!r}:

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from xboard_engine.match.cli import UsageError, build          # noqa: E402
 from xboard_engine.match.referee import GameRecord, TimeControl  # noqa: E402
-from xboard_engine.position import Position                    # noqa: E402
+from xboard_engine.core.position import Position                    # noqa: E402
 
 
 def clock_minima(record: GameRecord, tcs: Tuple[TimeControl, TimeControl]) -> List[Optional[Tuple[float, float, float, int]]]:

@@ -32,11 +32,11 @@ from typing import Iterator, List, Optional, Sequence, Set, Tuple
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position                                          # noqa: E402
-from xboard_engine.alphabeta import AlphaBeta                               # noqa: E402
-from xboard_engine.errors import RulesError                                 # noqa: E402
-from xboard_engine.evaluation import evaluate                               # noqa: E402
-from xboard_engine.search import FEATURES, Limits, Searcher                 # noqa: E402
-from xboard_engine.variant import get_variant, variant_names                # noqa: E402
+from xboard_engine.search.alphabeta import AlphaBeta                               # noqa: E402
+from xboard_engine.core.errors import RulesError                                 # noqa: E402
+from xboard_engine.search.evaluation import evaluate                               # noqa: E402
+from xboard_engine.search.searcher import FEATURES, Limits, Searcher                 # noqa: E402
+from xboard_engine.core.variant import get_variant, variant_names                # noqa: E402
 
 SKIP_PLIES = 8              # opening plies never kept
 MAX_PLIES = 240             # a game stops here

@@ -19,8 +19,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position, RulesError           # noqa: E402
-from xboard_engine.board import OFF                        # noqa: E402
-from xboard_engine.search import Limits, Searcher         # noqa: E402
+from xboard_engine.core.board import OFF                        # noqa: E402
+from xboard_engine.search.searcher import Limits, Searcher         # noqa: E402
 
 # name -> (variant, the strong side's units besides its king; a lancer is "L", any facing)
 MATERIALS = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the small net of one weight set (``xboard_engine/evaluation_net.py``) on a teacher's scores.
+"""Train the small net of one weight set (``xboard_engine/search/evaluation_net.py``) on a teacher's scores.
 
 The net corrects the evaluation as it is: for each labelled position (``scripts/distill.py``) the target
 is the teacher's score, scaled to the evaluation's centipawns as ``fit_tables.py`` scales it, and the
@@ -11,7 +11,7 @@ engine uses and the real evaluation's held-out error is printed before and after
 
     python scripts/fit_net.py --set orthodox ~/distill/normal --write
 
-``--write`` stores ``xboard_engine/nets/SET.json`` with this command, the seed, the teacher and the label
+``--write`` stores ``xboard_engine/search/nets/SET.json`` with this command, the seed, the teacher and the label
 counts.  Keep a net only after a match says it plays better (held-out error does not tell).
 """
 import argparse
@@ -28,10 +28,10 @@ sys.path.insert(0, HERE)
 
 from fit_tables import USED, label_scale, labels_made_by, split_labels, white_eval   # noqa: E402
 from xboard_engine import Position                                            # noqa: E402
-from xboard_engine import evaluation                                          # noqa: E402
-from xboard_engine.board import BLACK, OFF                                          # noqa: E402
-from xboard_engine.evaluation_net import ACTIVATION, OUTPUT_ONE, Net, unit_key  # noqa: E402
-from xboard_engine.variant import get_variant                                # noqa: E402
+from xboard_engine.search import evaluation                                          # noqa: E402
+from xboard_engine.core.board import BLACK, OFF                                          # noqa: E402
+from xboard_engine.search.evaluation_net import ACTIVATION, OUTPUT_ONE, Net, unit_key  # noqa: E402
+from xboard_engine.core.variant import get_variant                                # noqa: E402
 
 C = math.log(10.0) / 400.0
 MAX_UNITS = 48                     # feature slots per position (unused ones point at a zero row)
@@ -190,8 +190,8 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--decay", type=float, default=1e-4, help="pull of first-layer weights to 0 (1e-4)")
     parser.add_argument("--held-out", type=int, default=5000, help="positions held out of each directory (5000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the order (1)")
-    parser.add_argument("--write", action="store_true", help="store the net in xboard_engine/nets/SET.json")
-    parser.add_argument("--output", help="where --write stores the net (xboard_engine/nets/SET.json)")
+    parser.add_argument("--write", action="store_true", help="store the net in xboard_engine/search/nets/SET.json")
+    parser.add_argument("--output", help="where --write stores the net (xboard_engine/search/nets/SET.json)")
     args = parser.parse_args(list(argv) or None)
     try:
         import numpy as np

@@ -15,7 +15,7 @@ numbers are rounded and put in.
     python scripts/fit_tables.py --set orthodox ~/distill/normal --write
 
 Run it under CPython (numpy is a development extra: ``pip install numpy``).  ``--write`` stores the set
-in ``xboard_engine/weights.json`` with this command and the teacher, label and position counts.  Keep
+in ``xboard_engine/search/weights.json`` with this command and the teacher, label and position counts.  Keep
 a set only after a match says it plays better.
 """
 import argparse
@@ -31,11 +31,11 @@ from typing import Dict, List, Sequence, Tuple
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position                                          # noqa: E402
-from xboard_engine import evaluation                                        # noqa: E402
-from xboard_engine.board import OFF                                       # noqa: E402
-from xboard_engine.evaluation import (EG_SHIFT, PHASE_SHIFT, WEIGHTS, evaluate, max_phase,  # noqa: E402
+from xboard_engine.search import evaluation                                        # noqa: E402
+from xboard_engine.core.board import OFF                                       # noqa: E402
+from xboard_engine.search.evaluation import (EG_SHIFT, PHASE_SHIFT, WEIGHTS, evaluate, max_phase,  # noqa: E402
                                       set_weights, weights_for)
-from xboard_engine.variant import get_variant, variant_names               # noqa: E402
+from xboard_engine.core.variant import get_variant, variant_names               # noqa: E402
 
 # The weights of several units (those of single units are the tables themselves).
 TERMS = ["passed_mg", "passed_eg", "doubled_mg", "doubled_eg", "isolated_mg", "isolated_eg", "shield_mg",

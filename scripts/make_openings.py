@@ -21,8 +21,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position                      # noqa: E402
-from xboard_engine.search import Limits, Searcher        # noqa: E402
-from xboard_engine.variant import get_variant, variant_names  # noqa: E402
+from xboard_engine.search.searcher import Limits, Searcher        # noqa: E402
+from xboard_engine.core.variant import get_variant, variant_names  # noqa: E402
 
 
 def openings(variant: str, count: int, seed: int, balance: int, depth: int):

@@ -24,8 +24,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position                          # noqa: E402
-from xboard_engine.search import Limits, Searcher           # noqa: E402
-from xboard_engine.variant import variant_names             # noqa: E402
+from xboard_engine.search.searcher import Limits, Searcher           # noqa: E402
+from xboard_engine.core.variant import variant_names             # noqa: E402
 
 RESIGN_PLIES = 4
 DRAW_AFTER_PLY = 100

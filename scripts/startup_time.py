@@ -2,7 +2,7 @@
 """How long engines take to start: from process start to `uciok`, and the CPU time of the whole run.
 
 Each engine is started, sent `uci`, timed to its `uciok`, then sent `quit`; the CPU time counts the
-process and everything it waited for (the interpreter check of xboard_engine/interpreter.py too).
+process and everything it waited for (the interpreter check of xboard_engine/engine/interpreter.py too).
 The engines take turns, run after run, so that a change in the machine's load falls on all alike.
 
     python scripts/startup_time.py --runs 10 \\

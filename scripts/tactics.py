@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
 from tactics_suite import MATES, WINS, played_mate       # noqa: E402
 from xboard_engine import Position                        # noqa: E402
-from xboard_engine.search import Limits, Searcher         # noqa: E402
+from xboard_engine.search.searcher import Limits, Searcher         # noqa: E402
 
 
 def main() -> int:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit one set of the evaluation's weights (``xboard_engine/weights.json``) to the results of games.
+"""Fit one set of the evaluation's weights (``xboard_engine/search/weights.json``) to the results of games.
 
 Texel's method, with the weights of one set fitted together.  Quiet positions are taken from finished
 games of the set's variants (PGN files of ``scripts/selfplay.py`` or ``xboard-match -pgnout``): past
@@ -18,7 +18,7 @@ linear model's).
     pypy3 scripts/selfplay.py 8piece --openings 8piece.epd --games 4000 -o 8piece.pgn
     pypy3 scripts/tune.py --set 8piece 8piece.pgn --write
 
-``--write`` stores the fitted set in ``xboard_engine/weights.json`` with this command, the seed and the
+``--write`` stores the fitted set in ``xboard_engine/search/weights.json`` with this command, the seed and the
 numbers of games and positions.  Check a new set with a match before keeping it.
 """
 import argparse
@@ -34,13 +34,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from xboard_engine import Position                                          # noqa: E402
-from xboard_engine.alphabeta import AlphaBeta                               # noqa: E402
-from xboard_engine.errors import RulesError                                 # noqa: E402
-from xboard_engine import evaluation                                        # noqa: E402
-from xboard_engine.evaluation import WEIGHTS, evaluate, set_weights, weights_for  # noqa: E402
+from xboard_engine.search.alphabeta import AlphaBeta                               # noqa: E402
+from xboard_engine.core.errors import RulesError                                 # noqa: E402
+from xboard_engine.search import evaluation                                        # noqa: E402
+from xboard_engine.search.evaluation import WEIGHTS, evaluate, set_weights, weights_for  # noqa: E402
 from xboard_engine.match.pgn import read_games                              # noqa: E402
-from xboard_engine.search import FEATURES                                   # noqa: E402
-from xboard_engine.variant import get_variant, variant_names                # noqa: E402
+from xboard_engine.search.searcher import FEATURES                                   # noqa: E402
+from xboard_engine.core.variant import get_variant, variant_names                # noqa: E402
 
 RESULT_VALUE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 PROBE = 50                  # centipawns a weight is moved by to measure its effect

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from live_client import LiveServer  # noqa: E402
 from web_page import Page, chrome  # noqa: E402
 
-from xboard_engine.variant import variant_names  # noqa: E402
+from xboard_engine.core.variant import variant_names  # noqa: E402
 
 CLICK_AND_WAIT = """
 const [square, done] = [arguments[0], arguments[arguments.length - 1]];

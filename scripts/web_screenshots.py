@@ -56,7 +56,7 @@ from live_page import LivePage  # noqa: E402
 from web_page import PHONE, GamePage, Page, Profiles, chrome  # noqa: E402
 
 from xboard_engine import Position  # noqa: E402
-from xboard_engine.moves import PUSH  # noqa: E402
+from xboard_engine.core.moves import PUSH  # noqa: E402
 
 PHONE_SCALE = 2
 

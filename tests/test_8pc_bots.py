@@ -1,4 +1,4 @@
-"""The 8 Player Chess bots (xboard_engine/multi/bots.py): legal moves in every mode and algorithm,
+"""The 8 Player Chess bots (xboard_engine/multi/bots/bot.py): legal moves in every mode and algorithm,
 simple tactics (a free queen, a hanging queen, mate in one), the time per move, stop(), seeds, and
 that a bot leaves the game it is shown alone."""
 import threading
@@ -7,8 +7,8 @@ from typing import Dict, List
 
 import pytest
 
-from xboard_engine.moves import Move
-from xboard_engine.multi.bots import ALGORITHMS, Bot, BotError, evaluate_position
+from xboard_engine.core.moves import Move
+from xboard_engine.multi.bots.bot import ALGORITHMS, Bot, BotError, evaluate_position
 from xboard_engine.multi.game import MODES, Game
 from xboard_engine.multi.position import MultiPosition
 from xboard_engine.multi.rules import KIND_LETTERS

@@ -1,4 +1,4 @@
-"""Unattended 8 Player Chess games: the Python API (xboard_engine.multi.match) and the command
+"""Unattended 8 Player Chess games: the Python API (xboard_engine.multi.selfplay) and the command
 ``xboard-engine 8pc`` run as a real process; records replay to the same result."""
 import doctest
 import json
@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from xboard_engine.multi import match as match_module
+from xboard_engine.multi import selfplay as match_module
 from xboard_engine.multi.cli import PlayerSpec, parse_spec, seat_assignment
 from xboard_engine.multi.game import MODES, Game
-from xboard_engine.multi.match import MatchError, RandomPlayer, play_game, run_games
+from xboard_engine.multi.selfplay import MatchError, RandomPlayer, play_game, run_games
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLOURS = ["White", "Red", "Blue", "Yellow", "Purple", "Orange", "Green", "Black"]

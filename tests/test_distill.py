@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from xboard_engine import Position
-from xboard_engine.evaluation import FITTED, FITTED_TABLES, evaluate, set_weights
+from xboard_engine.search.evaluation import FITTED, FITTED_TABLES, evaluate, set_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCKFISH = "/usr/games/stockfish"
@@ -125,7 +125,7 @@ def test_the_fit_learns_what_the_labels_say(tmp_path):
     assert entry["made by"]["positions made by"] == ["test: the evaluation plus 150 a knight"]
     assert entry["made by"]["command"].startswith("python scripts/fit_tables.py --set orthodox")
     # What the fitted evaluation adds per knight of difference, where the sides' knights differ.
-    from xboard_engine.evaluation import _read_fitted
+    from xboard_engine.search.evaluation import _read_fitted
     fitted, tables = _read_fitted(str(weights))
     imbalanced = [fen for fen in (source / "positions-0001.fen").read_text().split("\n")[:-1]
                   if fen.split()[0].count("N") != fen.split()[0].count("n")]
@@ -141,7 +141,7 @@ def test_the_fit_learns_what_the_labels_say(tmp_path):
     assert len(imbalanced) > 20
     assert 0.5 * 150 * scale < sum(per_knight) / len(per_knight) < 1.5 * 150 * scale, (scale, per_knight)
     check = subprocess.run(
-        [sys.executable, "-c", "from xboard_engine.evaluation import _read_fitted; "
+        [sys.executable, "-c", "from xboard_engine.search.evaluation import _read_fitted; "
          f"w, t = _read_fitted({str(weights)!r}); print(len(t['orthodox']['knight'][0]))"],
         cwd=ROOT, capture_output=True, text=True, env=dict(os.environ))
     assert check.stdout.strip() == "64", check.stderr
@@ -162,7 +162,7 @@ def test_the_net_learns_what_the_labels_say(tmp_path):
 
     def extra(board: str) -> int:
         return 150 * (board.count("N") - board.count("n"))
-    from xboard_engine import evaluation
+    from xboard_engine.search import evaluation
     shipped = evaluation.net_for("orthodox")
     evaluation.set_net("orthodox", None)     # the labels, as fit_net's base, are of the evaluation without a net
     for chunk in (0, 1):
@@ -180,7 +180,7 @@ def test_the_net_learns_what_the_labels_say(tmp_path):
     before, after = float(kept[-3]), float(kept[-1])
     assert after < 0.6 * before, run.stdout
     import json
-    from xboard_engine.evaluation_net import Net
+    from xboard_engine.search.evaluation_net import Net
     stored = json.loads(output.read_text())
     assert stored["made by"]["positions made by"] == ["test: the evaluation plus 150 a knight"]
     assert stored["made by"]["command"].startswith("python scripts/fit_net.py --set orthodox")

@@ -12,9 +12,9 @@ from xboard_engine.multi.game import Game
 from xboard_engine.multi.position import MultiPosition
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-MODULES = ["xboard_engine", "xboard_engine.position", "xboard_engine.moves", "xboard_engine.board",
-           "xboard_engine.variant", "xboard_engine.notation", "xboard_engine.movegen",
-           "xboard_engine.attacks", "xboard_engine.fen", "xboard_engine.outcome",
+MODULES = ["xboard_engine", "xboard_engine.core.position", "xboard_engine.core.moves", "xboard_engine.core.board",
+           "xboard_engine.core.variant", "xboard_engine.core.notation", "xboard_engine.core.movegen",
+           "xboard_engine.core.attacks", "xboard_engine.core.fen", "xboard_engine.core.outcome",
            "xboard_engine.multi.position", "xboard_engine.multi.game"]
 
 # (document, its heading over the calls, the class, the names the document gives its instances, an

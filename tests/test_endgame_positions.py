@@ -8,7 +8,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import endgames  # noqa: E402
 
-from xboard_engine.board import OFF  # noqa: E402
+from xboard_engine.core.board import OFF  # noqa: E402
 
 
 def positions(name: str, count: int = 60):

@@ -6,7 +6,7 @@ import pytest
 
 from engine_driver import EngineProcess
 from xboard_engine import Position, variant_names
-from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PASS, PUSH
+from xboard_engine.core.moves import CASTLE, EDGE, EP, JUMP, PASS, PUSH
 
 # (variant, FEN, text the GUI sends, text the rules core writes for that move)
 USER_MOVES = [

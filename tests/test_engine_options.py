@@ -2,7 +2,7 @@
 range and one meaning; each protocol renders it in its own words."""
 from engine_driver import EngineProcess
 from test_uci import UciProcess
-from xboard_engine.engine_options import CECP, LANCER_TURN_CASTLES, SETUP_NUMBER, UCI, find_option
+from xboard_engine.engine.options import CECP, LANCER_TURN_CASTLES, SETUP_NUMBER, UCI, find_option
 
 
 def _announced_cecp() -> dict:

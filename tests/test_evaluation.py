@@ -1,4 +1,4 @@
-"""The evaluation (``xboard_engine.evaluation``): each term prefers what it should, in every variant.
+"""The evaluation (``xboard_engine.search.evaluation``): each term prefers what it should, in every variant.
 
 Each test compares two positions that differ only in what the term looks at, so it fails when that
 term is missing, has the wrong sign, or is applied to the wrong side.
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from xboard_engine import Position
-from xboard_engine.evaluation import EG_SHIFT, PHASE_SHIFT, WEIGHTS, evaluate, pack
-from xboard_engine.variant import variant_names
+from xboard_engine.search.evaluation import EG_SHIFT, PHASE_SHIFT, WEIGHTS, evaluate, pack
+from xboard_engine.core.variant import variant_names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,8 +27,8 @@ def white_view(fen: str, variant: str = "normal") -> int:
 @pytest.mark.parametrize("variant", variant_names())
 def test_start_position_is_level_but_for_the_move(variant):
     """Every start array is symmetric: only the side to move's tempo (its set's) remains."""
-    from xboard_engine.evaluation import weights_for
-    from xboard_engine.variant import get_variant
+    from xboard_engine.search.evaluation import weights_for
+    from xboard_engine.core.variant import get_variant
     assert evaluate(Position(variant)) == weights_for(get_variant(variant))["tempo"]
 
 
@@ -72,7 +72,7 @@ def test_pawn_structure_cache_gives_what_a_fresh_evaluation_gives(variant):
     """Pawn structure is cached by the pawns' Zobrist key: along a random game, scores with the cache
     warm equal scores computed with it emptied before every position."""
     import random
-    from xboard_engine import evaluation
+    from xboard_engine.search import evaluation
     rng = random.Random(7)
     pos = Position(variant)
     moves = []
@@ -116,7 +116,7 @@ def test_isolated_pawns_are_worse_than_neighbours():
     """Two isolated White pawns (a2, c2) against two neighbours (b2, c2): each isolated pawn costs the
     isolated weights. (The distilled orthodox evaluation as a whole prefers the outside a-pawn here, so
     the term is measured by raising its weights.)"""
-    from xboard_engine import evaluation
+    from xboard_engine.search import evaluation
     isolated, neighbours = "4k3/p7/8/8/8/8/P1P5/4K3 w - - 0 1", "4k3/p7/8/8/8/8/1PP5/4K3 w - - 0 1"
     before = white_view(isolated) - white_view(neighbours)
     saved = dict(evaluation.FITTED["orthodox"])
@@ -193,7 +193,7 @@ def test_tuner_fits_a_weight_the_games_speak_of(tmp_path):
 def test_set_weights_rebuilds_the_tables_of_every_variant_in_use():
     """The tuner's new weights reach every variant already built (the incremental score included)
     without the evaluation importing the variants (issue 26: the import circle removed)."""
-    from xboard_engine.evaluation import set_weights
+    from xboard_engine.search.evaluation import set_weights
     positions = [Position.from_fen("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "normal"),
                  Position.from_fen("4k5/10/10/10/4N5/10/10/4K5 w - - 0 1", "chess80")]
     before = [p.compute_score() for p in positions]
@@ -250,8 +250,8 @@ def test_each_variant_names_a_weight_set_and_the_shipped_sets_say_how_they_were_
     """A set in weights.json changes only weights the evaluation has, is used by a variant, and
     records the command, seed and number of positions that produced it (so anyone can make it
     again)."""
-    from xboard_engine.evaluation import WEIGHTS_FILE, _read_fitted
-    from xboard_engine.variant import get_variant
+    from xboard_engine.search.evaluation import WEIGHTS_FILE, _read_fitted
+    from xboard_engine.core.variant import get_variant
     sets = {get_variant(v).evaluation for v in variant_names()}
     assert sets == {"orthodox", "chess80", "8piece", "fullcavalry"}
     assert get_variant("fischerandom").evaluation == "orthodox"
@@ -271,7 +271,7 @@ def test_each_variant_names_a_weight_set_and_the_shipped_sets_say_how_they_were_
 def test_a_fitted_set_changes_only_its_own_variants(tmp_path):
     """Fitting the knight in the orthodox set moves the evaluation of chess and Chess960, not that of
     Chess80 or 8-Piece."""
-    from xboard_engine.evaluation import FITTED, set_weights
+    from xboard_engine.search.evaluation import FITTED, set_weights
     fens = {"normal": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "fischerandom": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1",
             "chess80": "4k5/10/10/10/4N5/10/10/4K5 w - - 0 1", "8piece": "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1"}
     before = {v: evaluate(Position.from_fen(f, v)) for v, f in fens.items()}

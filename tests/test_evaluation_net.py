@@ -3,8 +3,9 @@ import random
 
 import pytest
 
-from xboard_engine import Position, evaluation
-from xboard_engine.evaluation_net import ACTIVATION, OUTPUT_SHIFT, Net, unit_key
+from xboard_engine import Position
+from xboard_engine.search import evaluation
+from xboard_engine.search.evaluation_net import ACTIVATION, OUTPUT_SHIFT, Net, unit_key
 
 
 def random_net(variant: str, hidden: int, seed: int) -> dict:

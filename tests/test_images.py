@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from xboard_engine import images
-from xboard_engine.pieces import FACING_LETTERS, FACING_NAMES, FACINGS
-from xboard_engine.variant import get_variant, variant_names
+from xboard_engine.core.pieces import FACING_LETTERS, FACING_NAMES, FACINGS
+from xboard_engine.core.variant import get_variant, variant_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"

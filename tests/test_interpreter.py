@@ -1,4 +1,4 @@
-"""The engine moves itself to PyPy where it is installed (xboard_engine/interpreter.py): the real
+"""The engine moves itself to PyPy where it is installed (xboard_engine/engine/interpreter.py): the real
 engine process, started as users start it, with PATH, the switch and the environment variable set
 as a user would, and fake interpreters (scripts first on PATH) where PyPy must be missing or broken.
 
@@ -18,8 +18,8 @@ import pytest
 from needs import needs
 
 from xboard_engine import __version__
-from xboard_engine.interpreter import ENV, REEXEC_MARK
-from xboard_engine.runtime import interpreter_name
+from xboard_engine.engine.interpreter import ENV, REEXEC_MARK
+from xboard_engine.search.runtime import interpreter_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPY = shutil.which("pypy3")

@@ -13,9 +13,9 @@ import pytest
 from needs import need_module
 
 from xboard_engine import Move, MoveKind, Position, variant_names
-from xboard_engine.attacks import held
-from xboard_engine.moves import PASS_MOVE
-from xboard_engine.movegen import _pseudo_moves
+from xboard_engine.core.attacks import held
+from xboard_engine.core.moves import PASS_MOVE
+from xboard_engine.core.movegen import _pseudo_moves
 
 PLIES_PER_VARIANT = 2400
 GAME_LENGTH = 120

@@ -5,10 +5,10 @@ import itertools
 import pytest
 
 from xboard_engine import Position
-from xboard_engine.alphabeta import INFINITY, TAKER_BITS, TAKER_LIMIT, capture_key
-from xboard_engine.board import BLACK
-from xboard_engine.search import Searcher
-from xboard_engine.variant import get_variant, variant_names
+from xboard_engine.search.alphabeta import INFINITY, TAKER_BITS, TAKER_LIMIT, capture_key
+from xboard_engine.core.board import BLACK
+from xboard_engine.search.searcher import Searcher
+from xboard_engine.core.variant import get_variant, variant_names
 
 
 def _kind_values(variant: str):

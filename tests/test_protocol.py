@@ -10,13 +10,13 @@ from needs import needs
 
 from engine_driver import CACHE, EngineProcess, told
 from xboard_engine import Position, __version__
-from xboard_engine.moves import CASTLE
-from xboard_engine.runtime import interpreter_name
-from xboard_engine.xboard_view import POPUP_WIDTH, tell_line
-from xboard_engine.engine_options import LANCER_TURN_CASTLES, MISDRAWS
-from xboard_engine.session import Session
-from xboard_engine.xboard_view import NO_BREAK
-from xboard_engine.variant import get_variant, variant_names
+from xboard_engine.core.moves import CASTLE
+from xboard_engine.search.runtime import interpreter_name
+from xboard_engine.engine.xboard.view import POPUP_WIDTH, tell_line
+from xboard_engine.engine.options import LANCER_TURN_CASTLES, MISDRAWS
+from xboard_engine.engine.cecp.session import Session
+from xboard_engine.engine.xboard.view import NO_BREAK
+from xboard_engine.core.variant import get_variant, variant_names
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -192,7 +192,7 @@ def test_bench_prints_the_search_signature(engine):
     assert "# bench signature" not in engine.sync(timeout=5)     # ping is answered while it runs
     engine.expect(r"# bench signature [^\r\n]*\r?\n", timeout=120)
     out = engine.lines(engine.child.before + engine.child.after)
-    from xboard_engine.bench import SEARCH_CASES
+    from xboard_engine.search.bench import SEARCH_CASES
     assert len(out) == len(SEARCH_CASES) + 1 and all(line.startswith("# bench ") for line in out)
     total = sum(int(line.split(" nodes ")[1].split()[0]) for line in out[:-1])
     assert out[-1].startswith(f"# bench signature {total} ")

@@ -26,8 +26,8 @@ import pytest
 
 from eightplayer_helpers import (B, G, LETTERS, N, O, P, R, START_TEXT, V, W, Y, make_game,
                                  make_position, name, play_all, position_text, sq, targets, texts)
-from xboard_engine.errors import (IllegalMoveError, InvalidFenError, RulesError)
-from xboard_engine.moves import CASTLE, EP, Move
+from xboard_engine.core.errors import (IllegalMoveError, InvalidFenError, RulesError)
+from xboard_engine.core.moves import CASTLE, EP, Move
 from xboard_engine.multi.game import MODES, OPTION_NAMES, Game, InvalidSeatError, RulesOptionError
 from xboard_engine.multi.position import MultiPosition
 

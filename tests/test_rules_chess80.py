@@ -447,13 +447,13 @@ def test_seed_chess80_castling_notation():
 
 def test_seed_chess80_relative_values_are_the_evaluation_material():
     """Piece Squares controlled Relative value: Pawn 1, Knight 3, Bishop 4, Rook 6, Duke 7, Queen 10."""
-    from xboard_engine.variant import get_variant
+    from xboard_engine.core.variant import get_variant
     v = get_variant("chess80")
     values = {v.letter[c]: v.value[c] for c in range(len(v.letter)) if v.letter[c] and v.letter[c].isupper()}
     assert values == {"P": 100, "N": 300, "B": 400, "R": 600, "D": 700, "Q": 1000, "K": 0}
     # The evaluation's middlegame material: a Duke and a knight on the same square (same placement
     # table) differ by exactly 7 - 3 pawns.
-    from xboard_engine.evaluation import EG_SHIFT, PHASE_SHIFT
+    from xboard_engine.search.evaluation import EG_SHIFT, PHASE_SHIFT
 
     def middlegame(fen):
         s = pos_(fen).score
@@ -465,7 +465,7 @@ def test_seed_chess80_relative_values_are_the_evaluation_material():
 
 @pytest.mark.parametrize("bad", ["duke", "duke 700 queen", "lancer 400"])
 def test_piece_values_must_name_the_variants_pieces(bad):
-    from xboard_engine.variant import Variant, _read_definitions
+    from xboard_engine.core.variant import Variant, _read_definitions
     spec = dict(_read_definitions()["chess80"], piece_values=bad)
     with pytest.raises(ValueError, match="piece_values"):
         Variant("chess80", spec)

@@ -588,10 +588,10 @@ def test_a_variant_has_one_table_of_other_names_read_by_pgn_the_web_app_and_the_
     ``xboard-match -variant``); anything else is a clear error."""
     import io
 
-    from xboard_engine.errors import UnknownVariantError
+    from xboard_engine.core.errors import UnknownVariantError
     from xboard_engine.match.cli import UsageError, build
     from xboard_engine.match.pgn import read_games, replay
-    from xboard_engine.variant import variant_name
+    from xboard_engine.core.variant import variant_name
     from xboard_engine.web.game import load_pgn
     assert [variant_name(t) for t in ("Standard", "chess", "CHESS960", " 8Piece ", "fischerandom")] == \
         ["normal", "normal", "fischerandom", "8piece", "fischerandom"]

@@ -1,9 +1,9 @@
-"""The one score type (``xboard_engine.score``): from the search's integers, to and from CECP and UCI
+"""The one score type (``xboard_engine.search.score``): from the search's integers, to and from CECP and UCI
 texts, flipped to White's view, shown on the pages, and compared with the referee's thresholds."""
 import pytest
 
-from xboard_engine.alphabeta import MATE
-from xboard_engine.score import (CECP_MATE, MAX_CENTIPAWNS, MAX_MATE_MOVES, Score, centipawns, from_search,
+from xboard_engine.search.alphabeta import MATE
+from xboard_engine.search.score import (CECP_MATE, MAX_CENTIPAWNS, MAX_MATE_MOVES, Score, centipawns, from_search,
                                  mate_in, mated_in, parse_cecp, parse_uci)
 
 EXAMPLES = [centipawns(0), centipawns(35), centipawns(-1234), mate_in(1), mate_in(3), mated_in(1), mated_in(2),

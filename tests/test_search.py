@@ -10,10 +10,10 @@ import pytest
 
 from tactics_suite import MATES, WINS, forces_mate, played_mate
 from xboard_engine import Position
-from xboard_engine.alphabeta import _from_table, _to_table
-from xboard_engine.score import from_search
-from xboard_engine.search import MATE, FEATURES, Limits, Searcher
-from xboard_engine.ttable import EXACT, LOWER, TranspositionTable
+from xboard_engine.search.alphabeta import _from_table, _to_table
+from xboard_engine.search.score import from_search
+from xboard_engine.search.searcher import MATE, FEATURES, Limits, Searcher
+from xboard_engine.search.ttable import EXACT, LOWER, TranspositionTable
 
 
 @pytest.mark.parametrize("variant,fen,moves,what", MATES, ids=[m[3] for m in MATES])
@@ -128,7 +128,7 @@ def test_engine_mates_a_lone_king_playing_both_sides(variant, fen):
 
 
 def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
-    from xboard_engine.mop_up import mop_up
+    from xboard_engine.search.mop_up import mop_up
     centre = mop_up(Position.from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
     edge = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
     assert 0 < centre < edge
@@ -142,7 +142,7 @@ def test_mop_up_drives_the_bare_king_to_the_edge_and_the_bishops_corner():
 def test_mop_up_takes_the_bare_kings_room_away_with_one_unit():
     """With king and one unit (mates on any edge), each square next to the bare king that no hunter
     attacks costs the hunter MOP_UP_ROOM; the king is lifted off, so a check covers what lies behind."""
-    from xboard_engine.mop_up import MOP_UP_ROOM, mop_up
+    from xboard_engine.search.mop_up import MOP_UP_ROOM, mop_up
     # Kings on e8 and e1 in both: rook on a1 leaves d8 f8 d7 e7 f7 (5), on a7 only d8 f8 (2).
     free = mop_up(Position.from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"))
     cut = mop_up(Position.from_fen("4k3/R7/8/8/8/8/8/4K3 b - - 0 1"))
@@ -175,7 +175,7 @@ def test_each_position_searched_is_counted_once(monkeypatch):
     """A node at the horizon goes from the full-width search to the quiescence search: it is one
     position and counts once (it counted twice before: a third of the nodes reported were such
     doubles)."""
-    from xboard_engine.alphabeta import AlphaBeta
+    from xboard_engine.search.alphabeta import AlphaBeta
     visited = []
     search, quiesce = AlphaBeta._search, AlphaBeta._quiesce
 
@@ -201,7 +201,7 @@ def test_each_position_searched_is_counted_once(monkeypatch):
 def test_history_is_halved_when_any_malus_runs_past_the_limit():
     """A cut-off's malus can push any of the quiet moves tried before it past -HISTORY_MAX, not only
     the last one: the table is halved then, as it is when the bonus runs past +HISTORY_MAX."""
-    from xboard_engine.alphabeta import HISTORY_MAX, AlphaBeta
+    from xboard_engine.search.alphabeta import HISTORY_MAX, AlphaBeta
     pos = Position("normal")
     first, second, best = pos.legal_moves()[:3]
     search = AlphaBeta({f: True for f in FEATURES}, 1)

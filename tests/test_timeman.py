@@ -5,8 +5,8 @@ import time
 import pytest
 
 from xboard_engine import Position
-from xboard_engine.search import Limits, Searcher
-from xboard_engine.timeman import (MOVE_LAG, MOVE_OVERHEAD, Budget, Clock, LagEstimate, budget,
+from xboard_engine.search.searcher import Limits, Searcher
+from xboard_engine.search.timeman import (MOVE_LAG, MOVE_OVERHEAD, Budget, Clock, LagEstimate, budget,
                                    moves_to_go, next_iteration_fits, safety_margin)
 
 
@@ -186,8 +186,8 @@ def test_uci_clock_gets_the_same_budget_as_cecp(tc, wtime, inc):
     learnt yet (the default Move Overhead, 10 ms, as Stockfish's).  With 30 ms the engine kept
     59 x 20 ms back at 1+0.01, more than the whole clock, and moved on the increment alone (seen
     under cutechess-cli: it lost 10 of 10 games to itself over CECP)."""
-    from xboard_engine.uci import UciEngine
-    from xboard_engine.uci_input import Go
+    from xboard_engine.engine.uci import UciEngine
+    from xboard_engine.engine.uci_input import Go
     engine = UciEngine(channel=None)                        # only its clock arithmetic is used here
     limits = engine._limits(Go(wtime=wtime, btime=wtime, winc=inc, binc=inc), Position(), 0.0)
     cecp = budget(Clock(0, wtime, inc), wtime, 0, max(MOVE_LAG, 0.010))

@@ -11,11 +11,11 @@ import pytest
 
 from engine_driver import EngineProcess, run_then_quit
 from xboard_engine import Position, __version__
-from xboard_engine.moves import CASTLE, EDGE, EP, JUMP, PUSH, Move
-from xboard_engine.pieces import LANCER
-from xboard_engine.runtime import interpreter_name
-from xboard_engine.engine_options import ELO_MAX, ELO_MIN
-from xboard_engine.variant import variant_names
+from xboard_engine.core.moves import CASTLE, EDGE, EP, JUMP, PUSH, Move
+from xboard_engine.core.pieces import LANCER
+from xboard_engine.search.runtime import interpreter_name
+from xboard_engine.engine.options import ELO_MAX, ELO_MIN
+from xboard_engine.core.variant import variant_names
 
 
 class UciProcess(EngineProcess):

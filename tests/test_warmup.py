@@ -1,4 +1,4 @@
-"""The warm-up at start (xboard_engine/warmup.py): when it runs in each protocol, that `quit` cuts it
+"""The warm-up at start (xboard_engine/search/warmup.py): when it runs in each protocol, that `quit` cuts it
 short, and that it leaves the engine's own search as it was.  CPython has no JIT and warms up only
 when XBOARD_ENGINE_WARMUP asks, which these tests do."""
 import os
@@ -9,7 +9,7 @@ import pexpect
 import pytest
 
 from engine_driver import EngineProcess
-from xboard_engine.warmup import DEFAULT_SECONDS, END_SLACK, WarmUp, warmup_seconds
+from xboard_engine.search.warmup import DEFAULT_SECONDS, END_SLACK, WarmUp, warmup_seconds
 
 WARM = 0.8      # seconds of warm-up the tests ask for
 
@@ -185,7 +185,7 @@ def test_the_top_up_leaves_the_engines_table_and_search_as_they_were():
 def test_zobrist_keys_fit_a_machine_word_under_pypy():
     """Keys below 2**63 (PyPy keeps larger integers as big integers: slow, and a cold JIT)."""
     from xboard_engine.multi.position import _Keys
-    from xboard_engine.zobrist import zobrist_for
+    from xboard_engine.core.zobrist import zobrist_for
     for size in (120, 140):
         keys = zobrist_for(size)
         words = [k for row in keys.piece for k in row] + [keys.side] + keys.castling + keys.ep

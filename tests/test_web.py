@@ -6,8 +6,8 @@ import random
 import pytest
 
 from xboard_engine import Position
-from xboard_engine.moves import PASS
-from xboard_engine.variant import variant_names
+from xboard_engine.core.moves import PASS
+from xboard_engine.core.variant import variant_names
 from xboard_engine.time_control import parse_time_control
 from xboard_engine.web.game import move_targets
 

@@ -24,9 +24,9 @@ from web_page import FAKES, EightPage, Page, chrome, make_game  # noqa: E402
 from xboard_engine import Position  # noqa: E402
 from xboard_engine.images import board_picture_name, drawing  # noqa: E402
 from xboard_engine.match.pgn import read_games, replay  # noqa: E402
-from xboard_engine.moves import CASTLE  # noqa: E402
+from xboard_engine.core.moves import CASTLE  # noqa: E402
 from xboard_engine.multi.game import Game  # noqa: E402
-from xboard_engine.variant import get_variant, variant_names  # noqa: E402
+from xboard_engine.core.variant import get_variant, variant_names  # noqa: E402
 
 pytestmark = [pytest.mark.slow,
               needs("browser")]

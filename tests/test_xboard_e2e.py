@@ -44,8 +44,8 @@ import pytest
 from needs import needs
 
 from xboard_engine import Position
-from xboard_engine.launcher import XBOARD_CANNOT_DRAW
-from xboard_engine.launcher import FIRST_START_NOTE
+from xboard_engine.engine.xboard.launcher import XBOARD_CANNOT_DRAW
+from xboard_engine.engine.xboard.launcher import FIRST_START_NOTE
 from xboard_records import (CONVERT, IMPORT, flat_board_arguments, XBOARD, XVFB_RUN,
                             SquarePictures,
                             colours, find_program, parse_engine_log, parse_pgn, pieces, ppm, replay_log_game,

@@ -1,4 +1,4 @@
-"""XBoard 4.9.1's picture of the board (xboard_engine/xboard_picture.py) and what the engine does with
+"""XBoard 4.9.1's picture of the board (xboard_engine/engine/xboard/picture.py) and what the engine does with
 it (issue 24, "never a frozen game"): XBoard 4.9.1 without legality testing loses the unit a human's
 push pushes; when the engine later moved that unit, XBoard dropped the move and the game stood still
 with the engine's clock running.  With option "Avoid moves XBoard 4.9.1 misdraws" the engine keeps
@@ -14,8 +14,8 @@ import pytest
 
 from engine_driver import EngineProcess, told
 from xboard_engine import Position
-from xboard_engine.xboard_view import POPUP_WIDTH
-from xboard_engine.xboard_picture import XBoardPicture
+from xboard_engine.engine.xboard.view import POPUP_WIDTH
+from xboard_engine.engine.xboard.picture import XBoardPicture
 from xboard_records import pieces, xboard_lost_the_unit, xboard_pieces
 
 OPTION = "option Avoid_moves_XBoard_4.9.1_misdraws=1"

@@ -30,7 +30,7 @@ import pytest
 from needs import needs
 
 from xboard_engine import Position
-from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY
+from xboard_engine.engine.xboard.launcher import XBOARD_CHECKS_LEGALITY
 from xboard_records import (CONVERT, IMPORT, XBOARD, XVFB_RUN, SquarePictures,
                             flat_board_arguments, parse_engine_log,
                             parse_pgn, pieces, ppm, replay_pgn_game, run_session, xboard_pieces)

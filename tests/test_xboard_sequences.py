@@ -15,7 +15,7 @@ import pytest
 
 from engine_driver import EngineProcess
 from xboard_engine import Position
-from xboard_engine.variant import get_variant
+from xboard_engine.core.variant import get_variant
 
 EIGHT_PIECE_TABLE = "PNBRQCDEFGHMOSJKpnbrqcdefghmosjk"
 LOADED = "jfsqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/JDSQKB1R w KQkq - 2 1"

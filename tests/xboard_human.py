@@ -37,7 +37,7 @@ from typing import Callable, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from xboard_engine.launcher import XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
+from xboard_engine.engine.xboard.launcher import XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
 from xboard_records import DARK_SQUARE as DARK, LIGHT_SQUARE as LIGHT, flat_board_arguments  # noqa: E402
 NODES_PER_MOVE = 3000            # the engine's answers: quick, and the same in every run
 

@@ -4,13 +4,13 @@
 >>> Position("8piece").perft(1)
 55
 """
-from .errors import (EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError, RulesError,
-                     UnknownVariantError)
-from .moves import Move, MoveKind
-from .outcome import Outcome
-from .position import Position
-from .variant import Variant, get_variant, variant_names
-from . import evaluation as _evaluation  # noqa: F401  (installs the running sums' tables: variant.install_evaluation)
+from .core.errors import (EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError, RulesError,
+                          UnknownVariantError)
+from .core.moves import Move, MoveKind
+from .core.outcome import Outcome
+from .core.position import Position
+from .core.variant import Variant, get_variant, variant_names
+from .search import evaluation as _evaluation  # noqa: F401  (installs the running sums' tables: variant.install_evaluation)
 
 __version__ = "0.1.0"
 

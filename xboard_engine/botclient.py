@@ -26,14 +26,14 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit
 
-from .errors import RulesError
+from .core.errors import RulesError
+from .core.moves import Move
+from .core.position import Position
+from .core.variant import get_variant
 from .match.engines import EngineConfig, EngineFailure, UciClient, kill_all, start_engine
 from .match.seat import EngineSeat, Turn
-from .moves import Move
 from .paths import data_path
-from .position import Position
 from .time_control import MAX_CLOCK_SECONDS, clock_seconds, parse_time_control
-from .variant import get_variant
 from .web.wire import whole_state
 
 PROG = "xboard-engine bot"

@@ -21,8 +21,8 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-from .runtime import interpreter_name, tune_jit
-from .variant import variant_names
+from .core.variant import variant_names
+from .search.runtime import interpreter_name, tune_jit
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -34,7 +34,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         argv = sys.argv[1:]
     tune_jit()
     if argv[:1] == ["play"]:
-        from .launcher import main as play
+        from .engine.xboard.launcher import main as play
         return play(argv[1:])
     if argv[:1] in (["web"], ["serve"]):
         from .web.cli import main as web
@@ -65,7 +65,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                              "facings into DIR (for XBoard's -pieceImageDirectory) and exit")
     args = parser.parse_args(argv)
     if as_program:
-        from .interpreter import InterpreterError, run_under_chosen
+        from .engine.interpreter import InterpreterError, run_under_chosen
         try:
             run_under_chosen(args.interpreter, argv)     # returns if this interpreter stays
         except InterpreterError as error:
@@ -84,7 +84,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{len(written)} piece images written to {os.path.abspath(args.piece_images)}; "
               f"start XBoard with -pieceImageDirectory {os.path.abspath(args.piece_images)}")
         return 0
-    from .search import SEARCH_OFF_VARIABLE, features_off
+    from .search.searcher import SEARCH_OFF_VARIABLE, features_off
     try:
         features_off()
     except ValueError as error:
@@ -130,7 +130,7 @@ def quiet_runtime() -> None:
 
 def serve(protocol: str, log) -> None:
     """Read commands until `quit` or end of input, in ``protocol`` (auto: by the first command)."""
-    from .textio import Channel
+    from .engine.textio import Channel
     quiet_runtime()
     channel = Channel(log=log)
     channel.start()
@@ -141,10 +141,10 @@ def serve(protocol: str, log) -> None:
             continue
         protocol = "uci" if first is not None and first.split()[0] == "uci" else "xboard"
     if protocol == "uci":
-        from .uci import UciEngine
+        from .engine.uci import UciEngine
         UciEngine(channel).run()
     else:
-        from .cecp import CecpEngine
+        from .engine.cecp.protocol import CecpEngine
         CecpEngine(channel=channel).run(started=True)
 
 

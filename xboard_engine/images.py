@@ -13,8 +13,8 @@ import math
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .pieces import FACING_NAMES, LANCER
-from .variant import get_variant, variant_names
+from .core.pieces import FACING_NAMES, LANCER
+from .core.variant import get_variant, variant_names
 
 # XBoard 4.9.1's image name of each piece slot (draw.c, pngPieceNames), white half; the last slot
 # of a piece-to-char half is always the king.

@@ -5,6 +5,8 @@ each with a folder ``xboard-engine``.  Data (the web app's databases, bot tokens
 import os
 
 FOLDER = "xboard-engine"
+# The folder that holds the package: what a child Python needs on its path to import this copy of it.
+IMPORT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def data_path(*parts: str) -> str:

@@ -16,7 +16,7 @@ except ImportError:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from xboard_engine import Position  # noqa: E402
-from xboard_engine.moves import CASTLE  # noqa: E402
+from xboard_engine.core.moves import CASTLE  # noqa: E402
 
 
 def main() -> None:

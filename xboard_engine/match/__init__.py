@@ -4,10 +4,10 @@
 >>> ours = EngineConfig("ours", "xboard-engine")                          # doctest: +SKIP
 >>> game = play_game(ours, ours._replace(name="ours-2"), "chess80", TimeControl.parse("10+0.1"))  # doctest: +SKIP
 """
+from ..time_control import TimeControl
 from .engines import EngineConfig, EngineFailure
 from .keeper import EngineKeeper
 from .pgn import game_to_pgn, read_games, replay
-from ..time_control import TimeControl
 from .referee import Adjudication, GameRecord, play_game
 from .stats import Score, Sprt
 from .tournament import MatchResult, Opening, Tournament, run_match

@@ -16,11 +16,11 @@ import sys
 import threading
 from typing import Dict, List, Optional, Tuple
 
-from ..errors import UnknownVariantError
-from ..variant import variant_name
+from ..core.errors import UnknownVariantError
+from ..core.variant import variant_name
+from ..time_control import TimeControl
 from .engines import EngineConfig
 from .keeper import RESTART_CHOICES
-from ..time_control import TimeControl
 from .referee import Adjudication
 from .stats import Sprt
 from .tournament import Tournament, load_openings

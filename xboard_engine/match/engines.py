@@ -13,7 +13,7 @@ import time
 import weakref
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from ..score import Score, parse_cecp, parse_uci
+from ..search.score import Score, parse_cecp, parse_uci
 
 # What an engine reports while it thinks: depth, score (its own view) and its principal variation
 # as the move tokens it wrote.

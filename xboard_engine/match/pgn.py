@@ -3,9 +3,9 @@ import os
 import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, TextIO
 
-from ..errors import IllegalMoveError, InvalidFenError, RulesError
-from ..position import Position
-from ..variant import variant_name
+from ..core.errors import IllegalMoveError, InvalidFenError, RulesError
+from ..core.position import Position
+from ..core.variant import variant_name
 from .referee import GameRecord
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')

@@ -7,12 +7,12 @@ import datetime
 import time
 from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from ..errors import RulesError
-from ..moves import Move
-from ..position import Position
-from ..score import Score
-from .engines import EngineClient, EngineConfig, EngineFailure, Reply, UciClient, CecpClient, start_engine
+from ..core.errors import RulesError
+from ..core.moves import Move
+from ..core.position import Position
+from ..search.score import Score
 from ..time_control import TimeControl
+from .engines import EngineClient, EngineConfig, EngineFailure, Reply, UciClient, CecpClient, start_engine
 from .keeper import EngineKeeper
 
 

@@ -6,13 +6,13 @@ game so far (so a restart loses nothing), quit when the game ends."""
 import time
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
-from .engines import EngineClient, EngineConfig, EngineFailure, UciClient, start_engine
+from ..core.errors import RulesError
+from ..core.moves import Move
+from ..core.position import Position
+from ..search.score import Score
 from ..time_control import TimeControl
+from .engines import EngineClient, EngineConfig, EngineFailure, UciClient, start_engine
 from .referee import failure_ending, judge_reply, loss, uci_go_line, uci_tokens
-from ..moves import Move
-from ..errors import RulesError
-from ..position import Position
-from ..score import Score
 
 Ending = Tuple[str, str, str]          # result, PGN termination, reason
 

@@ -7,12 +7,12 @@ import signal
 import sys
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, TextIO, Tuple
 
-from ..position import Position
-from ..variant import get_variant
-from .engines import EngineConfig, EngineFailure, UciClient, kill_all
-from .pgn import append_game, read_games
-from .keeper import worker_keeper
+from ..core.position import Position
+from ..core.variant import get_variant
 from ..time_control import TimeControl
+from .engines import EngineConfig, EngineFailure, UciClient, kill_all
+from .keeper import worker_keeper
+from .pgn import append_game, read_games
 from .referee import Adjudication, GameRecord, play_game
 from .stats import Score, Sprt, format_line
 

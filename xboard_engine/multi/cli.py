@@ -21,9 +21,9 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
-from ..errors import RulesError
+from ..core.errors import RulesError
 from .game import MODES, OPTION_NAMES, Game
-from .match import MatchError, RandomPlayer, run_games, summarise
+from .selfplay import MatchError, RandomPlayer, run_games, summarise
 
 PROG = "xboard-engine 8pc"
 ALGORITHMS = ("auto", "brs", "paranoid", "team")
@@ -144,7 +144,7 @@ class _Labelled:
 
 def _bot_class() -> Any:
     try:
-        from .bots import Bot
+        from .bots.bot import Bot
     except ImportError as error:
         raise UsageError(f"the search bots are not available ({error}); use --bots 0 or random seats") from None
     return Bot

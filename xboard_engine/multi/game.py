@@ -14,11 +14,11 @@ import operator
 import random
 from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from ..errors import IllegalMoveError, RulesError
-from ..moves import Move
+from ..core.errors import IllegalMoveError, RulesError
+from ..core.moves import Move
 from .eliminations import Eliminations
-from .notation import move_text as _move_text, parse_move as _parse_move
 from .modes import MODE_BY_NAME, MODES, Mode
+from .notation import move_text as _move_text, parse_move as _parse_move
 from .options import OPTION_NAMES, Options, RulesOptionError, whole_number
 from .position import MultiPosition
 from .rules import (ACTIVE, CHECKMATED, CLAIMED, GREY, KIND_LETTERS, KING, KING_CAPTURED, OUT_STATES, POINT_QUEEN,
@@ -62,7 +62,7 @@ class Game(Eliminations):
     >>> game.claim()                        # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    xboard_engine.errors.IllegalMoveError: White cannot claim the game now (two players left, on its ...)
+    xboard_engine.core.errors.IllegalMoveError: White cannot claim the game now (two players left, on its ...)
     >>> game.record().splitlines()[:3]
     ['[Game "8 Player Chess"]', '[Mode "singles"]', '[Seed "1"]']
     >>> game.to_dict()["actions"][:3]

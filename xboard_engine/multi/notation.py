@@ -19,8 +19,8 @@ file).  A record line is ``1 w. h3`` (or ``1 i. h3`` with Roman numerals).
 import re
 from typing import TYPE_CHECKING, List, Optional
 
-from ..errors import IllegalMoveError, InvalidFenError
-from ..moves import CASTLE, Move
+from ..core.errors import IllegalMoveError, InvalidFenError
+from ..core.moves import CASTLE, Move
 from .rules import ACTIVE, EMPTY, GREY, KIND_LETTERS, KING, PAWN, POINT_QUEEN, SEAT_STATES, ZOMBIE, MultiVariant
 
 if TYPE_CHECKING:

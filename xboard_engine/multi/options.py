@@ -6,7 +6,7 @@ import operator
 import re
 from typing import Dict, Mapping, NamedTuple, Optional, Tuple
 
-from ..errors import RulesError
+from ..core.errors import RulesError
 from .modes import MODES
 
 # name -> (help, modes it is allowed in)

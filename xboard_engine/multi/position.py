@@ -15,13 +15,13 @@ an active enemy, and the units of a king the move captures are no longer active.
 import random
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..errors import EmptyHistoryError, IllegalMoveError
-from ..moves import CASTLE, DOUBLE, EP, Move
+from ..core.errors import EmptyHistoryError, IllegalMoveError
+from ..core.moves import CASTLE, DOUBLE, EP, Move
 from .rules import (ACTIVE, EMPTY, GREY, KING, KING_CAPTURED, OFF, OUT_STATES, PAWN, POINT_QUEEN, SEAT_STATES,
                     ZOMBIE, MultiVariant, get_multi_variant)
-from .seat_moves import SeatMoves
-from ..errors import InvalidSquareError
+from ..core.errors import InvalidSquareError
 from .notation import move_text, parse_move, read_position, unit_text, write_position
+from .seat_moves import SeatMoves
 
 __all__ = ["MultiPosition", "ACTIVE", "ZOMBIE", "OUT_STATES", "Move"]
 

@@ -21,7 +21,7 @@ against the replay: each line's set number (where given), and the ``Scores``, ``
 import re
 from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type
 
-from ..errors import IllegalMoveError, RulesError
+from ..core.errors import IllegalMoveError, RulesError
 
 if TYPE_CHECKING:
     from .game import Game

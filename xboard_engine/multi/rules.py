@@ -10,8 +10,8 @@ import configparser
 import os
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from ..board import EMPTY, FILE_LETTERS, OFF, Board
-from ..errors import UnknownVariantError
+from ..core.board import EMPTY, FILE_LETTERS, OFF, Board
+from ..core.errors import UnknownVariantError
 
 __all__ = ["MultiVariant", "Seat", "Castle", "get_multi_variant", "EMPTY", "OFF", "GREY",
            "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING", "POINT_QUEEN", "KIND_LETTERS",
@@ -199,7 +199,7 @@ _CACHE: Dict[str, MultiVariant] = {}
 
 
 def _read(name: str) -> Dict[str, str]:
-    from ..variant import _variants_dir
+    from ..core.variant import _variants_dir
     parser = configparser.ConfigParser(inline_comment_prefixes=(";",))
     directory = _variants_dir()
     for filename in sorted(os.listdir(directory)):

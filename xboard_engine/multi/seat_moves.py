@@ -5,7 +5,7 @@ board, units, kings, seat states, castling rights, en-passant chances and the ``
 """
 from typing import List, Optional
 
-from ..moves import CASTLE, DOUBLE, EP, NORMAL, Move
+from ..core.moves import CASTLE, DOUBLE, EP, NORMAL, Move
 from .rules import ACTIVE, EMPTY, GREY, KING, KNIGHT, OFF, PAWN, ZOMBIE, MultiVariant
 
 new_move = tuple.__new__

@@ -27,9 +27,9 @@ import time
 from typing import TYPE_CHECKING, Any, Deque, Dict, List, Optional
 
 from . import wire
+from ..multi.bots.values import STALEMATED_CP
 from .bots import analyse_eight_action, analyse_position, eight_lines
 from .eight_game import board_views
-from ..multi.bot_values import STALEMATED_CP
 from .room import Room, Viewer
 from .tables import Refused
 

@@ -19,10 +19,10 @@ import asyncio
 import math
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set
 
-from ..variant import variant_names
 from . import names, wire
-from .course import end_without_result
+from ..core.variant import variant_names
 from ..time_control import INCREMENTS_COUNTED, MAX_CLOCK_SECONDS, clock_seconds
+from .course import end_without_result
 from .room import Room, Viewer, new_secret, token_hash
 from .store import Store, StoredSeat
 from .tables import Refused

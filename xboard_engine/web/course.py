@@ -5,11 +5,11 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from ..errors import RulesError
-from ..score import Score
+from ..core.errors import RulesError
+from ..match.seat import EngineSeat, Turn, line_words
+from ..search.score import Score
 from .bots import budget, eight_player_move, seed_now, two_player_move
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
-from ..match.seat import EngineSeat, Turn, line_words
 from .room import Room
 from .tables import TWO_LEVELS, Refused
 

@@ -7,8 +7,8 @@ import re
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..core.moves import CASTLE, Move
 from ..images import ORTHODOX_DRAWINGS, drawing
-from ..moves import CASTLE, Move
 from ..multi.game import MODES, OPTION_NAMES, Game
 from ..multi.notation import move_text as notation_move_text
 from ..multi.position import ACTIVE, ZOMBIE

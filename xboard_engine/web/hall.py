@@ -10,16 +10,16 @@ import secrets
 import time
 from typing import Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Set
 
-from ..errors import RulesError
-from ..match.engines import EngineConfig
 from . import bot_accounts, course, names, offers, rated, seating, seeks, talk, tournaments, wire
+from ..core.errors import RulesError
+from ..match.engines import EngineConfig
 from .analysis import Analyst
 from .bots import BotPool
 from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, token_hash
+from .shared import Elsewhere
 from .store import AsyncStore, GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from .tables import TWO_LEVELS, Refused
-from .shared import Elsewhere
 
 
 class Policy(NamedTuple):

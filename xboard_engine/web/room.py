@@ -7,8 +7,8 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set
 
 from . import wire
-from .eight_game import HUMAN
 from ..match.seat import EngineSeat
+from .eight_game import HUMAN
 from .store import StoredGame, StoredSeat
 from .tables import Table, make_table
 

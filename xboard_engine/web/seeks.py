@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
 from . import bot_accounts, rated, wire
 from .room import Viewer
+from .seating import start_game, unfinished
 from .store import StoredSeat
 from .tables import Refused, check_two_player_config
-from .seating import start_game, unfinished
 
 if TYPE_CHECKING:
     from .hall import Hall

@@ -20,11 +20,11 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
+from . import course, tournaments
 from .room import Room, Viewer
+from .seating import cancel
 from .store import StoredGame, StoredSeat
 from .tables import Refused
-from . import course, tournaments
-from .seating import cancel
 
 if TYPE_CHECKING:
     from .hall import Hall

@@ -7,15 +7,15 @@ import random
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..errors import RulesError
+from ..core.errors import RulesError
+from ..core.variant import get_variant, variant_names
 from ..match.pgn import game_to_pgn
 from ..match.referee import loss
 from ..multi.game import MODES, Game
 from ..multi.notation import move_text as eight_move_text
 from ..multi.record import write_record
-from ..variant import get_variant, variant_names
-from .eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
 from ..time_control import parse_time_control
+from .eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
 from .game import WebGame, load_pgn, variant_info
 from .wire import dumps
 

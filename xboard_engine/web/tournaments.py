@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from . import bot_accounts, pairing, rated, ratings, wire
 from .room import Room, Viewer
+from .seating import start_game
 from .store import Entrant, StoredGame, StoredSeat, StoredTournament
 from .tables import Refused, check_eight_player_config, check_two_player_config
-from .seating import start_game
 
 if TYPE_CHECKING:
     from .hall import Hall
