@@ -71,8 +71,8 @@ import aiohttp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from xboard_engine.web.collector import Collector  # noqa: E402
-from xboard_engine.web.wire import whole_state  # noqa: E402
+from xboard_engine.web.app.collector import Collector  # noqa: E402
+from xboard_engine.web.rooms.wire import whole_state  # noqa: E402
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PUBLIC_HOST = "load.test"            # the name the server is told it is reached at (--public-url)
@@ -232,7 +232,7 @@ class StandbyPair:
 
 class SharedGroup(StandbyPair):
     """``count`` ``serve --shared`` processes on one PostgreSQL database behind nginx, as ``Server``
-    to the run: the games are spread over them (xboard_engine/web/shared.py); ``kill`` kills the
+    to the run: the games are spread over them (xboard_engine/web/rooms/shared.py); ``kill`` kills the
     last (not the lobby's), whose games the others take over while its pages reconnect; ``start``
     after it has nothing to wait for.  CPU and memory are the processes' sums."""
 

@@ -22,7 +22,9 @@ import time
 
 sys.path.insert(0, os.environ.get("LIVE_SERVER_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from xboard_engine.web import hall, lobby, room, routes, seating, store  # noqa: E402
+from xboard_engine.web.rooms import hall, lobby, room, seating
+from xboard_engine.web.app import routes
+from xboard_engine.web.store import sqlite as store  # noqa: E402
 
 TIMES = {}
 

@@ -14,7 +14,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from xboard_engine.web.store import SqliteStore, StoredAction, StoredSeat  # noqa: E402
+from xboard_engine.web.store.records import StoredAction, StoredSeat
+from xboard_engine.web.store.sqlite import SqliteStore  # noqa: E402
 
 
 def per_move(store, moves: int) -> float:
@@ -37,7 +38,7 @@ def main() -> int:
         print(f"SQLite: {per_move(store, args.moves):.3f} ms a move written", flush=True)
         store.close()
     if args.postgres:
-        from xboard_engine.web.store_postgres import PostgresStore
+        from xboard_engine.web.store.postgres import PostgresStore
         store = PostgresStore(args.postgres)
         print(f"PostgreSQL: {per_move(store, args.moves):.3f} ms a move written", flush=True)
         store.close()

@@ -14,8 +14,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
-from xboard_engine.web.shared import MOVED
-from xboard_engine.web.wire import whole_state
+from xboard_engine.web.rooms.shared import MOVED
+from xboard_engine.web.rooms.wire import whole_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,7 +50,7 @@ class LiveServer:
 
     def open_store(self) -> Any:
         """The server's store, opened here (e.g. filled before ``start()``; close it after)."""
-        from xboard_engine.web.store_postgres import open_store
+        from xboard_engine.web.store.postgres import open_store
         return open_store(self.database or os.path.join(self.data_dir, "live.sqlite3"))
 
     def start(self) -> None:

@@ -1,4 +1,4 @@
-"""The live server's handling of Python's garbage collector (xboard_engine/web/collector.py): what
+"""The live server's handling of Python's garbage collector (xboard_engine/web/app/collector.py): what
 survives a sweep is frozen out of the collector's passes, and a cycle of garbage frozen meanwhile is
 freed by the full pass every ``full_every`` seconds."""
 import gc
@@ -6,7 +6,7 @@ import weakref
 
 import pytest
 
-from xboard_engine.web.collector import Collector
+from xboard_engine.web.app.collector import Collector
 
 pytestmark = pytest.mark.skipif(not hasattr(gc, "freeze"), reason="an interpreter without gc.freeze")
 

@@ -1,4 +1,4 @@
-"""xboard_engine/web/pairing.py: the matching against brute force, seeded Swiss tournaments checked
+"""xboard_engine/web/community/pairing.py: the matching against brute force, seeded Swiss tournaments checked
 round by round against the rules (with exact minima computed here, independently of the module),
 the arena's streak scoring and pairing, and the Eight Player Chess tables and points."""
 import doctest
@@ -9,8 +9,8 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from xboard_engine.web import pairing
-from xboard_engine.web.pairing import (DRAW, LOSS, WIN, Game, NoPairing, Pairing, arena_pairs,
+from xboard_engine.web.community import pairing
+from xboard_engine.web.community.pairing import (DRAW, LOSS, WIN, Game, NoPairing, Pairing, arena_pairs,
                                        arena_points, eight_points, eight_round_points, eight_tables,
                                        max_weight_matching, swiss_round, swiss_standings)
 

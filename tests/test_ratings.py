@@ -1,4 +1,4 @@
-"""The rating math of the live server (xboard_engine/web/ratings.py): Glicko-2 against the worked
+"""The rating math of the live server (xboard_engine/web/community/ratings.py): Glicko-2 against the worked
 example of Glickman's paper and the behaviour a rated game must have; the 8 Player Chess ratings
 against openskill's own documented numbers, and simulated seasons whose hidden strengths the
 ratings must find; the places of an 8 Player Chess result."""
@@ -13,8 +13,8 @@ import pytest
 
 from needs import UNDER_CI, need_module
 
-from xboard_engine.web import ratings
-from xboard_engine.web.ratings import (MAX_DEVIATION, MIN_DEVIATION, PROVISIONAL_DEVIATION, SCALE,
+from xboard_engine.web.community import ratings
+from xboard_engine.web.community.ratings import (MAX_DEVIATION, MIN_DEVIATION, PROVISIONAL_DEVIATION, SCALE,
                                        SKILL_PROVISIONAL_SIGMA, Glicko, RatingUnavailable, Skill, aged,
                                        glicko2, provisional, rate_game, rate_standing, shown,
                                        skill_provisional, skill_shown, standing_ranks)

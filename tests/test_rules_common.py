@@ -592,7 +592,7 @@ def test_a_variant_has_one_table_of_other_names_read_by_pgn_the_web_app_and_the_
     from xboard_engine.match.cli import UsageError, build
     from xboard_engine.match.pgn import read_games, replay
     from xboard_engine.core.variant import variant_name
-    from xboard_engine.web.game import load_pgn
+    from xboard_engine.web.games.two_player import load_pgn
     assert [variant_name(t) for t in ("Standard", "chess", "CHESS960", " 8Piece ", "fischerandom")] == \
         ["normal", "normal", "fischerandom", "8piece", "fischerandom"]
     with pytest.raises(UnknownVariantError, match="unknown variant 'shogi'"):

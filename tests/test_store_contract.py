@@ -1,4 +1,4 @@
-"""The web server's store (xboard_engine/web/store.py) as a contract: what any ``Store`` must do for the
+"""The web server's store (xboard_engine/web/store/records.py) as a contract: what any ``Store`` must do for the
 server (hall.py, seating.py, course.py, offers.py, talk.py, lobby.py, importer.py, routes.py).
 
 Every test but the last section takes the fixture ``store`` (or ``backend`` where it must close and
@@ -19,10 +19,12 @@ from pathlib import Path
 import pytest
 
 import postgres_helpers
-from xboard_engine.web.names import fold
-from xboard_engine.web.store import (SCHEMA_VERSION, SLUG_LENGTH, SLUG_LETTERS, TABLES, ChatLine, Entrant, NameTaken,
-                                     RatingPoint, SqliteStore, StoredAction, StoredRating, StoredSeat, StoreError)
-from xboard_engine.web.store_postgres import PostgresStore
+from xboard_engine.web.community.names import fold
+from xboard_engine.web.store.records import (SLUG_LENGTH, SLUG_LETTERS, ChatLine, Entrant, NameTaken, RatingPoint,
+                                             StoredAction, StoredRating, StoredSeat, StoreError)
+from xboard_engine.web.store.sql import SCHEMA_VERSION, TABLES
+from xboard_engine.web.store.sqlite import SqliteStore
+from xboard_engine.web.store.postgres import PostgresStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,8 +42,8 @@ class SqliteBackend:
 
     def child_opening(self):
         """Python lines that open the same store in another process as ``store``."""
-        return (f"from xboard_engine.web.names import fold\n"
-                f"from xboard_engine.web.store import SqliteStore\n"
+        return (f"from xboard_engine.web.community.names import fold\n"
+                f"from xboard_engine.web.store.sqlite import SqliteStore\n"
                 f"store = SqliteStore({self.path!r}, fold=fold)\n")
 
 
@@ -57,7 +59,7 @@ class PostgresBackend:
         return PostgresStore(self.url)
 
     def child_opening(self):
-        return (f"from xboard_engine.web.store_postgres import PostgresStore\n"
+        return (f"from xboard_engine.web.store.postgres import PostgresStore\n"
                 f"store = PostgresStore({self.url!r})\n")
 
     def drop(self):
@@ -532,7 +534,7 @@ def test_one_action_survives_the_writer_being_killed_right_after_it(backend):
     store.add_action(game.id, action(0))
     store.close()
     run_child_killed_after(backend, f"""
-        from xboard_engine.web.store import StoredAction
+        from xboard_engine.web.store.records import StoredAction
         store.add_action({game.id}, StoredAction(1, 1, "move", "c7c5", [1.5, 2.5], 12.0), "over",
                          {{"result": "1-0"}})
         """)
@@ -718,7 +720,7 @@ def test_postgres_keeps_times_and_ratings_to_the_last_bit(postgres_url):
 
 
 def test_postgres_two_servers_opening_a_new_database_at_once_make_one_schema(postgres_url):
-    code = ("import sys\nfrom xboard_engine.web.store_postgres import PostgresStore\n"
+    code = ("import sys\nfrom xboard_engine.web.store.postgres import PostgresStore\n"
             "s = PostgresStore(sys.argv[1]); print(s.meta('schema')); s.close()\n")
     procs = [subprocess.Popen([sys.executable, "-c", code, postgres_url], cwd=str(ROOT), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(4)]
@@ -800,7 +802,7 @@ def test_postgres_steps_an_older_schema_up_in_one_transaction_each_and_a_failed_
     """The schema steps PostgreSQL will take (none yet: its first schema is the current one): a
     database one version behind is brought up by the step, its rows kept; a step that fails leaves
     the database and its version as they were."""
-    from xboard_engine.web import store as store_module
+    from xboard_engine.web.store import sql as store_module
     store = PostgresStore(postgres_url)
     game = new_game(store)
     store.close()

@@ -9,7 +9,7 @@ from xboard_engine import Position
 from xboard_engine.core.moves import PASS
 from xboard_engine.core.variant import variant_names
 from xboard_engine.time_control import parse_time_control
-from xboard_engine.web.game import move_targets
+from xboard_engine.web.games.two_player import move_targets
 
 
 # ---------------------------------------------------------------- clicks for every move

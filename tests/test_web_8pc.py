@@ -8,7 +8,7 @@ import pytest
 
 from xboard_engine.multi.game import Game
 from xboard_engine.multi.notation import move_text
-from xboard_engine.web.eight_game import Clock, EightGame, click_targets, piece_picture
+from xboard_engine.web.games.eight_player import Clock, EightGame, click_targets, piece_picture
 
 ALL_HUMAN = ["human"] * 8
 
@@ -56,7 +56,7 @@ def test_castling_is_clicked_as_the_king_to_its_destination():
 
 
 def test_the_state_marks_kings_in_check_and_the_last_move():
-    from xboard_engine.web.eight_game import EightGame
+    from xboard_engine.web.games.eight_player import EightGame
     game = EightGame(players=ALL_HUMAN, seed=3)
     rng = random.Random(3)
     for _ in range(2000):
@@ -114,7 +114,7 @@ def test_a_bot_worker_plays_on_from_the_game_it_kept():
     """An 8 Player bot in the server's worker pool was given the whole game each move and replayed it
     from its start (half a second a move at 2,000 actions); a worker keeps the game and plays only
     the new actions, giving the same moves as a worker that reads the game afresh."""
-    from xboard_engine.web import bots
+    from xboard_engine.web.compute import pool as bots
     bots._games.clear()
     game = Game("pairs", {}, seed=9)
     for number in range(300):

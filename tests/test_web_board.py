@@ -505,7 +505,7 @@ def test_each_seat_sees_its_army_at_the_bottom(page):
 def saved_eight(tmp_path, game, players):
     """One person's board that opens with ``game`` (an 8 Player game in progress, as the old board
     kept it: read into the database at the start); its server and the game's address."""
-    from xboard_engine.web.eight_game import EightGame
+    from xboard_engine.web.games.eight_player import EightGame
     saved = EightGame(players=players, game=game)
     (tmp_path / "8pc-current.json").write_text(json.dumps(saved.to_json()))
     s = LiveServer(tmp_path, local=True)

@@ -375,9 +375,9 @@ def test_a_uci_engine_plays_chess960_and_an_engine_that_crashes_resigns_its_game
 # ---------------------------------------------------------------- the store and the rated rule
 def test_the_store_keeps_a_bot_accounts_rules_and_since_when_and_the_rated_rule_keeps_people_and_bots_apart(
         tmp_path):
-    from xboard_engine.web import rated
-    from xboard_engine.web.names import fold
-    from xboard_engine.web.store import SqliteStore
+    from xboard_engine.web.community import rated
+    from xboard_engine.web.community.names import fold
+    from xboard_engine.web.store.sqlite import SqliteStore
     path = str(tmp_path / "live.sqlite3")
     store = SqliteStore(path, fold=fold)
     bot = store.add_player("hash-bot", "Botty", fold("Botty"))
@@ -457,7 +457,7 @@ def test_an_unanswered_challenge_ends_after_20_s_and_one_waiting_at_a_restart_is
     """The server's two waits on a bot account: a challenge it neither takes nor declines ends after
     ANSWER_SECONDS with the reason; one still waiting when the server stops is sent again, with a
     new secret, when the bot is back (the old secret no longer takes the seat)."""
-    from xboard_engine.web.bot_accounts import ANSWER_SECONDS
+    from xboard_engine.web.community.bot_accounts import ANSWER_SECONDS
     own = LiveServer(tmp_path, "--first-move", "0", "--max-challenges", "50")
 
     async def scenario():

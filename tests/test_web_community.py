@@ -12,7 +12,7 @@ aiohttp = need_module("aiohttp")
 
 from live_client import LiveServer, close_all, create, game_between, new_player, play_moves, run, two_players  # noqa: E402
 
-from xboard_engine.web import ratings  # noqa: E402
+from xboard_engine.web.community import ratings  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ aiohttp = need_module("aiohttp")
 
 from live_client import Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
 
-from xboard_engine.web.store import StoredSeat  # noqa: E402
+from xboard_engine.web.store.records import StoredSeat  # noqa: E402
 
 BOT_INVITE = {"type": "create", "kind": "two", "variant": "normal", "tc": "none",
               "seats": [{"kind": "bot", "level": "easy"}, {"kind": "invite"}]}

@@ -306,9 +306,9 @@ def test_a_game_from_a_fen_and_bad_start_positions_refused(board):
 
 
 def test_the_old_boards_files_are_read_once_and_left_as_they_were(tmp_path):
-    from xboard_engine.web.eight_game import EightGame
+    from xboard_engine.web.games.eight_player import EightGame
     from xboard_engine.time_control import parse_time_control
-    from xboard_engine.web.game import WebGame
+    from xboard_engine.web.games.two_player import WebGame
     pgn = ('[Event "Browser game"]\n[White "Human"]\n[Black "xboard-engine"]\n[Variant "chess80"]\n'
            '[Result "0-1"]\n[Termination "normal"]\n\n1. e4 e5 0-1\n\n'
            '[Event "Browser game"]\n[White "fsf"]\n[Black "Human"]\n[Result "*"]\n\n1. d4 *\n')

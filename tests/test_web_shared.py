@@ -1,5 +1,5 @@
 """Several `serve --shared` processes on one PostgreSQL behind a real nginx (Debian's), as
-xboard_engine/web/shared.py describes: games are spread over the processes, one serves the lobby,
+xboard_engine/web/rooms/shared.py describes: games are spread over the processes, one serves the lobby,
 each game is written only by the process that hosts it, and when a process is SIGKILLed the others
 take its games (and the lobby) over while the players' pages reconnect through the same address."""
 import asyncio
@@ -11,8 +11,8 @@ from needs import needs
 
 from live_client import Client, LiveServer, close_all, create, game_between, new_player, run
 from scripts.nginx_front import NginxFront, free_port
-from xboard_engine.web.store import GameMoved, StoredAction, StoredSeat
-from xboard_engine.web.store_postgres import PostgresStore
+from xboard_engine.web.store.records import GameMoved, StoredAction, StoredSeat
+from xboard_engine.web.store.postgres import PostgresStore
 
 needs_nginx = needs("nginx")
 OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]

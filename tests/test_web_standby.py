@@ -1,5 +1,5 @@
 """Two `serve` processes on one database behind a real nginx (Debian's): one serves, the other
-waits as a standby (the database's server lock, xboard_engine/web/cli.py ``_serve_alone``).  The
+waits as a standby (the database's server lock, xboard_engine/web/app/cli.py ``_serve_alone``).  The
 serving one is killed with SIGKILL in the middle of a game: the standby takes over, the players'
 pages reconnect through the same nginx address, every acknowledged move is there and the game goes
 on.  Runs on the tests' store (SQLite, or PostgreSQL in CI's second pass)."""

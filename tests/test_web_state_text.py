@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from xboard_engine.web.tables import Refused, check_eight_player_config, check_two_player_config, make_table
+from xboard_engine.web.games.tables import Refused, check_eight_player_config, check_two_player_config, make_table
 
 CLOCK_KEYS = {"clocks", "seats", "running"}
 
@@ -98,7 +98,7 @@ def test_states_after_the_first_send_only_the_end_of_the_history_and_make_the_wh
     SANs and last moves' squares; 8 Player moves and log) only what changed at their end, takebacks included: made whole
     from the page's last state (wire.whole_state, as live.js does), it is the table's whole view,
     and it is small."""
-    from xboard_engine.web.wire import whole_state
+    from xboard_engine.web.rooms.wire import whole_state
     rng = random.Random(11)
     config = check_two_player_config(config) if kind == "two" else check_eight_player_config(config)
     table = make_table(kind, config, ["human"] * (2 if kind == "two" else 8), 1)

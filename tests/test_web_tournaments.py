@@ -16,7 +16,7 @@ aiohttp = need_module("aiohttp")
 
 from live_client import Client, LiveServer, close_all, new_player, run  # noqa: E402
 
-from xboard_engine.web import pairing, ratings  # noqa: E402
+from xboard_engine.web.community import pairing, ratings  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ from .match.engines import EngineConfig, EngineFailure, UciClient, kill_all, sta
 from .match.seat import EngineSeat, Turn
 from .paths import data_path
 from .time_control import MAX_CLOCK_SECONDS, clock_seconds, parse_time_control
-from .web.wire import whole_state
+from .web.rooms.wire import whole_state
 
 PROG = "xboard-engine bot"
 COOKIE = "xbe_player"

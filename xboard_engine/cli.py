@@ -37,10 +37,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .engine.xboard.launcher import main as play
         return play(argv[1:])
     if argv[:1] in (["web"], ["serve"]):
-        from .web.cli import main as web
+        from .web.app.cli import main as web
         return web(argv[1:], local=argv[0] == "web")
     if argv[:1] == ["copy-database"]:
-        from .web.cli import copy_main
+        from .web.app.cli import copy_main
         return copy_main(argv[1:])
     if argv[:1] == ["8pc"]:
         from .multi.cli import main as eight_player

@@ -30,7 +30,7 @@ const socket = liveSocket(`/ws/g/${room.gameId}`, {
 ui.send = (message) => { if (!socket.send(message)) showMessage("Not connected to the server"); };
 
 // A state whose history (the lists that only grow with the game) comes as what changed at its end:
-// made whole from the last state (xboard_engine/web/wire.py, whole_state); null if out of step.
+// made whole from the last state (xboard_engine/web/rooms/wire.py, whole_state); null if out of step.
 function wholeState(msg, last) {
   if (!msg.history) return msg;
   for (const [key, [kept, tail]] of Object.entries(msg.history)) {

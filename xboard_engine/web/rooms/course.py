@@ -5,13 +5,13 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from ..core.errors import RulesError
-from ..match.seat import EngineSeat, Turn, line_words
-from ..search.score import Score
-from .bots import budget, eight_player_move, seed_now, two_player_move
-from .eight_game import BOT_LEVELS as EIGHT_LEVELS
+from ...core.errors import RulesError
+from ...match.seat import EngineSeat, Turn, line_words
+from ...search.score import Score
+from ..compute.pool import budget, eight_player_move, seed_now, two_player_move
+from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
+from ..games.tables import TWO_LEVELS, Refused
 from .room import Room
-from .tables import TWO_LEVELS, Refused
 
 if TYPE_CHECKING:
     from .hall import Hall

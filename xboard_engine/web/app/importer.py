@@ -11,16 +11,16 @@ import re
 import secrets
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..core.errors import RulesError
-from ..match.pgn import read_games
-from ..multi.game import Game
-from ..time_control import parse_time_control
-from .eight_game import HUMAN, EightGame
-from .game import WebGame, load_pgn
-from .names import BadName, check_name, fold
-from .room import token_hash
-from .store import NameTaken, Store, StoredAction, StoredSeat
-from .tables import TwoPlayerTable
+from ...core.errors import RulesError
+from ...match.pgn import read_games
+from ...multi.game import Game
+from ...time_control import parse_time_control
+from ..community.names import BadName, check_name, fold
+from ..games.eight_player import HUMAN, EightGame
+from ..games.tables import TwoPlayerTable
+from ..games.two_player import WebGame, load_pgn
+from ..rooms.room import token_hash
+from ..store.records import NameTaken, Store, StoredAction, StoredSeat
 
 OWNER = "owner_token"
 OUR_ENGINE_LEVEL = "xboard-engine:strong"         # the old board ran our engine at full strength

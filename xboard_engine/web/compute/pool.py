@@ -39,14 +39,14 @@ def _worker_start(lines: Any, parent: int) -> None:
 def _searcher_here() -> Any:
     """This worker's searcher (its table kept between moves)."""
     global _searcher
-    from ..search.searcher import Searcher
+    from ...search.searcher import Searcher
     if _searcher is None:
         _searcher = Searcher(hash_mb=WORKER_HASH_MB)
     return _searcher
 
 
 def _position(variant: str, start_fen: str, moves: List[str]) -> Any:
-    from ..core.position import Position
+    from ...core.position import Position
     pos = Position.from_fen(start_fen, variant)
     for text in moves:
         pos.push(pos.parse_move(text))
@@ -56,7 +56,7 @@ def _position(variant: str, start_fen: str, moves: List[str]) -> Any:
 def _reporter(pos: Any, job: Any) -> Any:
     """What a search calls with each line: the line (score from White's side, the moves in SAN) to
     the server as ``(job, depth, score, pv)``, when a job names who wants it."""
-    from ..search.score import from_search
+    from ...search.score import from_search
     side = pos.stm
 
     def report(info: Any) -> None:
@@ -78,7 +78,7 @@ def two_player_move(variant: str, start_fen: str, moves: List[str], seconds: flo
                     seed: int, depth: Optional[int] = None, job: Any = None) -> str:
     """Our engine's move (coordinate text) after ``moves`` from ``start_fen``, within ``seconds``
     (or to ``depth``).  Each line it finds goes to the server as ``(job, depth, score, pv)``."""
-    from ..search.searcher import FULL_SKILL, Limits
+    from ...search.searcher import FULL_SKILL, Limits
     pos = _position(variant, start_fen, moves)
     legal = pos.legal_moves()
     if len(legal) == 1:
@@ -97,8 +97,8 @@ def analyse_position(variant: str, start_fen: str, moves: List[str], seconds: fl
     SAN) and the score from White's view (``cp``, or ``mate``: full moves, negative when Black
     mates), searched for ``seconds`` at full strength.  Lines go to the server as for a bot's move
     when ``job`` names who wants them.  A position with no legal move gives no move."""
-    from ..search.score import from_search
-    from ..search.searcher import FULL_SKILL, Limits
+    from ...search.score import from_search
+    from ...search.searcher import FULL_SKILL, Limits
     pos = _position(variant, start_fen, moves)
     if not pos.legal_moves():
         return {"best": None, "san": None, "cp": None, "mate": None}
@@ -117,8 +117,8 @@ def eight_player_move(game: Dict[str, Any], level: Optional[Dict[str, Any]], sec
     (``Game.to_dict``); ``level`` is the bot's settings, None for a random mover.  ``key`` names the
     game: a worker keeps the games it saw last and plays on from there (replaying a long game from
     its start took half a second at 2,000 actions)."""
-    from ..multi.bots.bot import Bot
-    from ..multi.notation import move_text
+    from ...multi.bots.bot import Bot
+    from ...multi.notation import move_text
     g = _game_now(game, key)
     legal = g.legal_moves()
     if level is None:
@@ -138,9 +138,9 @@ def analyse_eight_action(game: Dict[str, Any], index: int, seconds: float, key: 
     active seat, the best move found in ``seconds`` (``best``, the text's notation), its score
     (``score``) and the played move's (``played``), in centipawns from the mover's side's view; for
     anything else (a resignation, a Zombie King's move) only the seat and the kind."""
-    from ..multi.bots.bot import judge_move
-    from ..multi.notation import move_text
-    from ..multi.position import ACTIVE
+    from ...multi.bots.bot import judge_move
+    from ...multi.notation import move_text
+    from ...multi.position import ACTIVE
     seat, kind, text = game["actions"][index]
     g = _game_now(dict(game, actions=game["actions"][:index]), key)
     if kind != "move" or g.over or g.turn != seat or g.position.state[seat] != ACTIVE:
@@ -155,8 +155,8 @@ def eight_lines(game: Dict[str, Any], count: int, seconds: float, job: Any = Non
     """Our 8 Player bot's lines on the position after the first ``count`` actions of ``game``, for
     the seat to move there: each completed depth goes to the server as ``(job, depth, score, pv)``
     (the score in pawns from the mover's side's view); the answer is the best move and its score."""
-    from ..multi.bots.bot import Bot
-    from ..multi.notation import move_text
+    from ...multi.bots.bot import Bot
+    from ...multi.notation import move_text
     g = _game_now(dict(game, actions=game["actions"][:count]), None)
     if g.over or g.turn is None:
         return {"best": None, "score": None, "seat": None}
@@ -178,7 +178,7 @@ def eight_lines(game: Dict[str, Any], count: int, seconds: float, job: Any = Non
 def _game_now(data: Dict[str, Any], key: Any) -> Any:
     """The 8 Player game ``data`` describes: this worker's copy of it brought up to date if it has
     one (8 Player actions are only ever added to), else read from the start."""
-    from ..multi.game import Game
+    from ...multi.game import Game
     actions = data["actions"]
     cached = _games.pop(key, None) if key is not None else None
     if cached is not None:

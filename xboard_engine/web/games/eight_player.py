@@ -7,12 +7,12 @@ import re
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..core.moves import CASTLE, Move
-from ..images import ORTHODOX_DRAWINGS, drawing
-from ..multi.game import MODES, OPTION_NAMES, Game
-from ..multi.notation import move_text as notation_move_text
-from ..multi.position import ACTIVE, ZOMBIE
-from ..multi.rules import GREY, KIND_LETTERS, POINT_QUEEN
+from ...core.moves import CASTLE, Move
+from ...images import ORTHODOX_DRAWINGS, drawing
+from ...multi.game import MODES, OPTION_NAMES, Game
+from ...multi.notation import move_text as notation_move_text
+from ...multi.position import ACTIVE, ZOMBIE
+from ...multi.rules import GREY, KIND_LETTERS, POINT_QUEEN
 
 HUMAN = "human"
 # Bot levels: name -> (words, Bot keyword arguments; None: a random legal move, no search).

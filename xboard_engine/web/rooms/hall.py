@@ -10,16 +10,18 @@ import secrets
 import time
 from typing import Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Set
 
-from . import bot_accounts, course, names, offers, rated, seating, seeks, talk, tournaments, wire
-from ..core.errors import RulesError
-from ..match.engines import EngineConfig
-from .analysis import Analyst
-from .bots import BotPool
-from .eight_game import BOT_LEVELS as EIGHT_LEVELS
+from . import course, offers, seating, talk, wire
+from ...core.errors import RulesError
+from ...match.engines import EngineConfig
+from ..community import bot_accounts, names, rated, seeks, tournaments
+from ..compute.analysis import Analyst
+from ..compute.pool import BotPool
+from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
+from ..games.tables import TWO_LEVELS, Refused
+from ..store.records import GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
+from ..store.thread import AsyncStore
 from .room import Room, Viewer, token_hash
 from .shared import Elsewhere
-from .store import AsyncStore, GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
-from .tables import TWO_LEVELS, Refused
 
 
 class Policy(NamedTuple):

@@ -7,10 +7,10 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set
 
 from . import wire
-from ..match.seat import EngineSeat
-from .eight_game import HUMAN
-from .store import StoredGame, StoredSeat
-from .tables import Table, make_table
+from ...match.seat import EngineSeat
+from ..games.eight_player import HUMAN
+from ..games.tables import Table, make_table
+from ..store.records import StoredGame, StoredSeat
 
 if TYPE_CHECKING:
     from .hall import Hall

@@ -7,16 +7,16 @@ import time
 from functools import lru_cache
 from typing import Any, Dict, List, Optional
 
-from . import bot_accounts, rated, seeks, tournaments
-from ..core.variant import get_variant, variant_names
-from ..multi.game import MODES, OPTION_NAMES, Game
-from .eight_game import BOT_LEVELS as EIGHT_LEVELS, board_hello
+from ...core.variant import get_variant, variant_names
+from ...multi.game import MODES, OPTION_NAMES, Game
+from ..community import bot_accounts, rated, seeks, tournaments
+from ..community.ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
+from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS, board_hello
+from ..games.tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
+from ..store.records import StoredGame, StoredSeat
 from .hall import Hall
-from .ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
 from .room import Room, Viewer
 from .seating import OWN_ENGINE
-from .store import StoredGame, StoredSeat
-from .tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
 
 SHOWN = 50              # challenges and games in progress listed at most (the newest)
 FINISHED_SHOWN = 30

@@ -26,15 +26,15 @@ import math
 import time
 from typing import TYPE_CHECKING, Any, Deque, Dict, List, Optional
 
-from . import wire
-from ..multi.bots.values import STALEMATED_CP
-from .bots import analyse_eight_action, analyse_position, eight_lines
-from .eight_game import board_views
-from .room import Room, Viewer
-from .tables import Refused
+from ...multi.bots.values import STALEMATED_CP
+from ..games.eight_player import board_views
+from ..games.tables import Refused
+from ..rooms import wire
+from ..rooms.room import Room, Viewer
+from .pool import analyse_eight_action, analyse_position, eight_lines
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from ..rooms.hall import Hall
 
 SECONDS_PER_POSITION = 0.3
 LINE_SECONDS = 4.0              # one request for lines searches this long

@@ -19,16 +19,17 @@ import asyncio
 import math
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set
 
-from . import names, wire
-from ..core.variant import variant_names
-from ..time_control import INCREMENTS_COUNTED, MAX_CLOCK_SECONDS, clock_seconds
-from .course import end_without_result
-from .room import Room, Viewer, new_secret, token_hash
-from .store import Store, StoredSeat
-from .tables import Refused
+from . import names
+from ...core.variant import variant_names
+from ...time_control import INCREMENTS_COUNTED, MAX_CLOCK_SECONDS, clock_seconds
+from ..games.tables import Refused
+from ..rooms import wire
+from ..rooms.course import end_without_result
+from ..rooms.room import Room, Viewer, new_secret, token_hash
+from ..store.records import Store, StoredSeat
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from ..rooms.hall import Hall
 
 RATED_CHOICES = ("rated", "casual", "both")
 MAX_GAMES_AT_ONCE = 10

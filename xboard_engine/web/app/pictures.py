@@ -2,8 +2,8 @@
 drawings the engine gives XBoard) and ``/piece8/ARMY-KIND.svg`` (8 Player Chess armies)."""
 from aiohttp import web
 
-from ..images import drawing, drawing_names
-from .eight_game import piece_picture
+from ...images import drawing, drawing_names
+from ..games.eight_player import piece_picture
 
 CACHE = {"Cache-Control": "max-age=3600"}
 

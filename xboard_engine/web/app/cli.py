@@ -17,8 +17,8 @@ import webbrowser
 from typing import Any, List, Optional, Tuple
 from urllib.parse import urlsplit
 
-from ..match.engines import EngineConfig
-from ..paths import data_path
+from ...match.engines import EngineConfig
+from ...paths import data_path
 
 OWN_ENGINE = "xboard-engine"
 SHARED_MARK = "(shared)"            # begins the lock note of a process started with --shared
@@ -114,7 +114,7 @@ def _serve_alone(store: Any, name: str, port: int) -> Any:
     process holding it to end and then takes over (a standby: it listens only once it serves).
     A process that loses the lock (its database went away) stops at once.  The lock (keep it), or
     None if the database cannot be locked."""
-    from .store import StoreError
+    from ..store.records import StoreError
     lock = store.server_lock()
     note = f"{socket.gethostname()} pid {os.getpid()} port {port}"
     if _shared_processes(store):
@@ -156,8 +156,8 @@ def _share(store: Any, name: str, port: int) -> Any:
     alive, the bus, and the server lock (the lobby) now if free, else when the process holding it
     stops.  The ``Shared`` to give the hall (its ``hall`` set later), or None if it cannot."""
     import threading
-    from .shared import Shared
-    from .store import StoreError
+    from ..rooms.shared import Shared
+    from ..store.records import StoreError
     note = f"{SHARED_MARK} {socket.gethostname()} pid {os.getpid()} port {port}"
 
     def lost() -> None:
@@ -224,13 +224,13 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
         sys.stderr.write(f"{name} needs aiohttp: pip install 'xboard-variant-engine[web]' (or pip install aiohttp)\n")
         return 2
     from aiohttp import web
-    from .bots import BotPool
-    from .hall import LOCAL, Hall, Policy
+    from ..compute.pool import BotPool
+    from ..rooms.hall import LOCAL, Hall, Policy
     from .importer import import_local_files, owner_token
-    from .names import fold
+    from ..community.names import fold
     from .routes import Gate, make_app
-    from .store import StoreError
-    from .store_postgres import open_store
+    from ..store.records import StoreError
+    from ..store.postgres import open_store
     try:
         os.makedirs(args.data_dir, exist_ok=True)
         store = open_store(args.database or os.path.join(args.data_dir, "live.sqlite3"), durable=args.durable,
@@ -312,9 +312,10 @@ def copy_main(argv: List[str]) -> int:
     parser.add_argument("source", help="the database to copy: a SQLite file (DATA_DIR/live.sqlite3) or postgresql://...")
     parser.add_argument("target", help="an empty database (made if a SQLite file does not exist) or postgresql://...")
     args = parser.parse_args(argv)
-    from .names import fold
-    from .store import StoreError, copy_database
-    from .store_postgres import open_store
+    from ..community.names import fold
+    from ..store.records import StoreError
+    from ..store.sql import copy_database
+    from ..store.postgres import open_store
     if not args.source.startswith(("postgresql://", "postgres://")) and not os.path.isfile(args.source):
         sys.stderr.write(f"xboard-engine copy-database: no database at {args.source}\n")
         return 2

@@ -12,7 +12,9 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .store import _INDEXES, _TABLES, COUNTED, GameMoved, NameTaken, ServerLock, SqliteStore, SqlStore, StoreError
+from .records import GameMoved, NameTaken, ServerLock, StoreError
+from .sql import INDEXES, SCHEMA, COUNTED, SqlStore
+from .sqlite import SqliteStore
 
 try:
     import psycopg
@@ -50,7 +52,7 @@ class PostgresStore(SqlStore):
         try:
             with self.db.transaction():       # two servers starting at once make the tables once
                 self._run("SELECT pg_advisory_xact_lock(7391)")
-                for statement in (_postgres_words(_TABLES) + _INDEXES).split(";"):
+                for statement in (_postgres_words(SCHEMA) + INDEXES).split(";"):
                     if statement.strip():
                         self._run(statement)
                 self._run(_HOST_CHECK_FUNCTION)

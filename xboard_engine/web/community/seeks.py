@@ -11,14 +11,15 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
-from . import bot_accounts, rated, wire
-from .room import Viewer
-from .seating import start_game, unfinished
-from .store import StoredSeat
-from .tables import Refused, check_two_player_config
+from . import bot_accounts, rated
+from ..games.tables import Refused, check_two_player_config
+from ..rooms import wire
+from ..rooms.room import Viewer
+from ..rooms.seating import start_game, unfinished
+from ..store.records import StoredSeat
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from ..rooms.hall import Hall
 
 MAX_SEEKS = 3
 MAX_SEEKS_PER_ADDRESS = 20         # seeks waiting whose lobby page came from one address

@@ -6,9 +6,9 @@ import time
 from typing import Any, Dict
 
 from . import wire
+from ..games.tables import Refused
+from ..store.records import ChatLine
 from .room import Room, Viewer
-from .store import ChatLine
-from .tables import Refused
 
 
 def may_read(room: Room, viewer: Viewer, channel: str) -> bool:

@@ -6,11 +6,11 @@ message; each is
 called with the room's lock held."""
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from ..games.tables import Refused
+from ..store.records import StoredSeat
 from .course import end_without_result, let_engines_go
 from .room import Room, Viewer
 from .seating import check_bot_room, start_game
-from .store import StoredSeat
-from .tables import Refused
 
 if TYPE_CHECKING:
     from .hall import Hall

@@ -7,17 +7,17 @@ import random
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..core.errors import RulesError
-from ..core.variant import get_variant, variant_names
-from ..match.pgn import game_to_pgn
-from ..match.referee import loss
-from ..multi.game import MODES, Game
-from ..multi.notation import move_text as eight_move_text
-from ..multi.record import write_record
-from ..time_control import parse_time_control
-from .eight_game import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
-from .game import WebGame, load_pgn, variant_info
-from .wire import dumps
+from ...core.errors import RulesError
+from ...core.variant import get_variant, variant_names
+from ...match.pgn import game_to_pgn
+from ...match.referee import loss
+from ...multi.game import MODES, Game
+from ...multi.notation import move_text as eight_move_text
+from ...multi.record import write_record
+from ...time_control import parse_time_control
+from ..rooms.wire import dumps
+from .eight_player import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
+from .two_player import WebGame, load_pgn, variant_info
 
 TWO_PLAYER_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "1800+20", "none"]
 # One person's server (xboard-engine web) offers the tournament runner's controls too: moves in a

@@ -6,15 +6,15 @@ import io
 import time
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..core.errors import RulesError
-from ..core.moves import CASTLE, PASS, PUSH, Move
-from ..core.notation import san as san_text
-from ..core.position import Position
-from ..core.variant import get_variant, variant_names
-from ..images import board_picture_name
-from ..match.pgn import read_games, replay
-from ..match.referee import GameRecord, loss, outcome_reason
-from ..time_control import TimeControl, parse_time_control
+from ...core.errors import RulesError
+from ...core.moves import CASTLE, PASS, PUSH, Move
+from ...core.notation import san as san_text
+from ...core.position import Position
+from ...core.variant import get_variant, variant_names
+from ...images import board_picture_name
+from ...match.pgn import read_games, replay
+from ...match.referee import GameRecord, loss, outcome_reason
+from ...time_control import TimeControl, parse_time_control
 
 HUMAN = "human"
 

@@ -13,11 +13,11 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import ratings
-from .store import StoredRating
+from ..store.records import StoredRating
 
 if TYPE_CHECKING:
-    from .room import Room
-    from .store import AsyncStore
+    from ..rooms.room import Room
+    from ..store.thread import AsyncStore
 
 DAY = 86400.0
 

@@ -20,11 +20,12 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from . import course, tournaments
+from . import course
+from ..community import tournaments
+from ..games.tables import Refused
+from ..store.records import StoredGame, StoredSeat
 from .room import Room, Viewer
 from .seating import cancel
-from .store import StoredGame, StoredSeat
-from .tables import Refused
 
 if TYPE_CHECKING:
     from .hall import Hall

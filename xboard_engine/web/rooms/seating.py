@@ -9,13 +9,14 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from . import bot_accounts, rated, wire
-from ..multi.game import Game
+from . import wire
+from ...multi.game import Game
+from ..community import bot_accounts, rated
+from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
+from ..games.tables import TWO_LEVELS, Refused, check_eight_player_config, check_two_player_config, make_table
+from ..store.records import StoredSeat
 from .course import end_without_result, next_turn
-from .eight_game import BOT_LEVELS as EIGHT_LEVELS
 from .room import Room, Viewer, new_secret, token_hash
-from .store import StoredSeat
-from .tables import TWO_LEVELS, Refused, check_eight_player_config, check_two_player_config, make_table
 
 if TYPE_CHECKING:
     from .hall import Hall

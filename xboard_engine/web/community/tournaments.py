@@ -31,14 +31,15 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from . import bot_accounts, pairing, rated, ratings, wire
-from .room import Room, Viewer
-from .seating import start_game
-from .store import Entrant, StoredGame, StoredSeat, StoredTournament
-from .tables import Refused, check_eight_player_config, check_two_player_config
+from . import bot_accounts, pairing, rated, ratings
+from ..games.tables import Refused, check_eight_player_config, check_two_player_config
+from ..rooms import wire
+from ..rooms.room import Room, Viewer
+from ..rooms.seating import start_game
+from ..store.records import Entrant, StoredGame, StoredSeat, StoredTournament
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from ..rooms.hall import Hall
 
 KINDS = ("arena", "swiss", "eight")
 MAX_OWN = 2                       # tournaments a person may have waiting or running that they made

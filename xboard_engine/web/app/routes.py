@@ -9,17 +9,18 @@ from typing import Any, Awaitable, Callable, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from . import bot_accounts, seeks, tournaments, wire
+from ..community import bot_accounts, seeks, tournaments
+from ..games.tables import Refused
+from ..rooms import wire
+from ..rooms.hall import Hall
+from ..rooms.lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
+from ..rooms.room import Room, Viewer
+from ..rooms.seating import cancel, create
+from ..rooms.shared import Elsewhere
 from .collector import Collector
-from .hall import Hall
-from .lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from .pictures import add_picture_routes
-from .room import Room, Viewer
-from .seating import cancel, create
-from .shared import Elsewhere
-from .tables import Refused
 
-STATIC = os.path.join(os.path.dirname(__file__), "static")
+STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "static")    # web/static
 COOKIE = "xbe_player"
 SEND_QUEUE = 256          # messages waiting for a slow page before it is dropped
 MAX_REFUSALS = 100        # refused messages before a connection is closed (a flood)

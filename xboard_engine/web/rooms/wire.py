@@ -53,7 +53,7 @@ import json
 import time
 from typing import Any, Dict, Optional
 
-from .names import clean_chat
+from ..community.names import clean_chat
 
 MAX_MESSAGE_BYTES = 16 * 1024       # a move, a chat line or a challenge is far less
 MAX_CHAT = 300
