@@ -20,7 +20,8 @@ from xboard_engine.search.bench import SEARCH_CASES, bench_position
 from xboard_engine.search.searcher import Limits, Searcher
 from xboard_engine.search.ttable import EXACT, LOWER
 from xboard_engine.search.shared_table import SharedTable, decode_move, encode_move
-from xboard_engine.search.smp import MEMORY_VARIABLE, ParallelSearcher, Team, _NamedMemory, memory_kind
+from xboard_engine.search.shared_memory import MEMORY_VARIABLE, NamedMemory, memory_kind
+from xboard_engine.search.smp import ParallelSearcher, Team
 
 
 def children(pid: int) -> List[int]:
@@ -322,7 +323,7 @@ def test_a_helper_whose_engine_died_before_it_had_the_memory_takes_the_name_away
     """The engine was killed before every helper had mapped the named memory (it takes the name away
     only then): the helper, finding another parent, takes it away itself before it ends."""
     header, entries = 8, 1024
-    memory = _NamedMemory((header + entries * 3) * 8)
+    memory = NamedMemory((header + entries * 3) * 8)
     name = memory.argument[len("name:"):]
     try:
         assert name in named_files()

@@ -413,7 +413,7 @@ def test_the_token_file_is_made_private_and_the_client_says_what_is_wrong_withou
             "from xboard_engine.cli import main; sys.exit(main(['bot', '--server', 'http://x', '--engine', 'e']))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "pip install aiohttp" in done.stderr
-    from xboard_engine.botclient import load_token
+    from xboard_engine.botclient.program import load_token
     first = load_token(str(token))
     assert load_token(str(token)) == first and len(first) >= 16
     assert stat.S_IMODE(os.stat(token).st_mode) == 0o600

@@ -46,7 +46,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .multi.cli import main as eight_player
         return eight_player(argv[1:])
     if argv[:1] == ["bot"]:
-        from .botclient import main as bot
+        from .botclient.program import main as bot
         return bot(argv[1:])
     parser = argparse.ArgumentParser(prog="xboard-engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

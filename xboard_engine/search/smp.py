@@ -23,17 +23,14 @@ Helpers run only for searches bounded by time or by nothing (``go infinite``, an
 a search bounded by nodes ("Nodes per move", ``go nodes``) or weakened by a skill level stays on one
 process, so that it plays the same moves every time.
 """
-import contextlib
 import json
-import mmap
 import os
 import queue
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..core.moves import Move
 from ..core.position import Position
@@ -41,6 +38,7 @@ from ..paths import IMPORT_ROOT
 from .alphabeta import MAX_PLY
 from .runtime import tune_jit
 from .searcher import Info, Limits, Result, Searcher
+from .shared_memory import attach, shared_mapping, unlink
 from .shared_table import ENTRY_WORDS, SCORE_OFFSET, SharedTable, decode_move, encode_move, table_entries
 from .ttable import DEFAULT_HASH_MB, TranspositionTable
 from .warmup import WarmUp, warmup_seconds
@@ -51,8 +49,6 @@ GENERATION_MASK = (1 << NODE_BITS) - 1
 HELPER_NICENESS = 5
 HELPER_START = 5.0               # seconds a helper may take to start, more than its warm-up
 WATCH_PERIOD = 0.004            # seconds between a helper's looks at the header
-MEMORY_VARIABLE = "XBOARD_ENGINE_SHARED_MEMORY"
-MEMORY_KINDS = ("fd", "named")
 CHECK_PARENT = os.name == "posix"   # (on Windows a process's parent pid stays when the parent ends)
 
 
@@ -77,150 +73,6 @@ def _report_at(index: int) -> int:
     return 1 + REPORT_WORDS * index
 
 
-def memory_kind() -> str:
-    """The kind of shared memory for the helpers: ``XBOARD_ENGINE_SHARED_MEMORY`` (``fd`` or ``named``)
-    if set, else ``fd`` on POSIX systems (Linux, macOS) and ``named`` elsewhere (Windows)."""
-    kind = os.environ.get(MEMORY_VARIABLE, "").strip().lower()
-    if not kind:
-        return "fd" if os.name == "posix" else "named"
-    if kind not in MEMORY_KINDS:
-        raise ValueError(f"{MEMORY_VARIABLE} is {kind!r}, not fd or named")
-    return kind
-
-
-class _Memory:
-    """An anonymous shared mapping of ``size`` bytes and the descriptor helpers map it by."""
-
-    kind = "fd"
-
-    def __init__(self, size: int) -> None:
-        if os.name != "posix":
-            raise OSError("shared memory by file descriptor needs POSIX descriptor passing")
-        self.size = size
-        if hasattr(os, "memfd_create"):
-            self.fd = os.memfd_create("xboard-engine-hash")
-        else:
-            handle, path = tempfile.mkstemp(prefix="xboard-engine-hash-")
-            os.unlink(path)
-            self.fd = handle
-        os.ftruncate(self.fd, size)
-        self.map = mmap.mmap(self.fd, size)
-        self.bytes = self.map                       # what the table clears (by pages: MADV_REMOVE)
-        self.words = memoryview(self.map).cast("Q")
-        self.argument = f"fd:{self.fd}"             # a helper's first argument
-        self.pass_fds: Tuple[int, ...] = (self.fd,)
-
-    def attached(self) -> None:
-        """Every helper has mapped the memory (it has no name to take away)."""
-
-    def close(self) -> None:
-        try:
-            self.words.release()
-            self.map.close()
-        except (BufferError, ValueError):
-            pass                                    # a probe still holds it: freed with the process
-        os.close(self.fd)
-
-
-_TRACKER_LOCK = threading.Lock()
-_HELD: List[Any] = []                               # named memory a view still held at its close
-
-
-def _ignore(name: str, rtype: str) -> None:
-    pass
-
-
-@contextlib.contextmanager
-def _untracked() -> Iterator[None]:
-    """Keep ``multiprocessing``'s resource tracker out of the named memory made, opened or unlinked
-    meanwhile.  On POSIX it starts a process of its own (one more child of the engine), and when a
-    process that opened the memory ends it unlinks the memory (the engine's, while the engine and the
-    other helpers use it) with a warning about leaked objects.  Python 3.13 says ``track=False``
-    (``_shared_memory``); before it, its ``register``/``unregister`` do nothing meanwhile (the engine
-    uses ``multiprocessing`` nowhere else)."""
-    if os.name != "posix" or sys.version_info >= (3, 13):
-        yield
-        return
-    from multiprocessing import resource_tracker
-    with _TRACKER_LOCK:
-        saved = resource_tracker.register, resource_tracker.unregister
-        resource_tracker.register = resource_tracker.unregister = _ignore
-        try:
-            yield
-        finally:
-            resource_tracker.register, resource_tracker.unregister = saved
-
-
-def _shared_memory(name: str, create: bool = False, size: int = 0) -> Any:
-    """``multiprocessing.shared_memory.SharedMemory(name, create, size)``, untracked (``_untracked``)."""
-    from multiprocessing.shared_memory import SharedMemory
-    with _untracked():
-        if sys.version_info >= (3, 13):
-            return SharedMemory(name, create, size, track=False)
-        return SharedMemory(name, create, size)
-
-
-def _unlink(shm: Any) -> None:
-    """Take the name of named memory away (POSIX; nothing on Windows), if no process did it first."""
-    with _untracked():
-        try:
-            shm.unlink()
-        except FileNotFoundError:
-            pass
-
-
-class _NamedMemory:
-    """Named shared memory of ``size`` bytes (``multiprocessing.shared_memory``) and its name, which
-    helpers open it by: for systems without descriptor passing (Windows)."""
-
-    kind = "named"
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        if os.name == "posix" and os.path.isdir("/dev/shm"):
-            free = os.statvfs("/dev/shm")
-            if free.f_bavail * free.f_frsize < size:  # (a page written beyond would kill the engine)
-                raise OSError(f"/dev/shm has {free.f_bavail * free.f_frsize >> 20} MB free, "
-                              f"the table needs {size >> 20} MB")
-        for attempt in range(8):
-            try:
-                self.shm = _shared_memory(f"xbe-{os.getpid()}-{os.urandom(4).hex()}", True, size)
-                break
-            except FileExistsError:
-                if attempt == 7:
-                    raise
-        self.bytes = self.shm.buf[:size]            # (Windows rounds the size up to whole pages)
-        self.words = self.bytes.cast("Q")
-        self.argument = "name:" + self.shm.name
-        self.pass_fds: Tuple[int, ...] = ()
-        self._lock = threading.Lock()
-        self._unlinked = False
-
-    def attached(self) -> None:
-        """Every helper has mapped the memory: its name goes, so that no file stays in /dev/shm
-        however the engine ends (POSIX; on Windows the memory goes with the last process that has it)."""
-        with self._lock:
-            if self._unlinked:
-                return
-            self._unlinked = True
-        _unlink(self.shm)
-
-    def close(self) -> None:
-        self.attached()
-        try:
-            self.words.release()
-            self.bytes.release()
-            self.shm.close()
-        except (BufferError, ValueError):
-            _HELD.append(self.shm)                  # a view still holds it: freed with the process
-                                                    # (not collected meanwhile, which would retry)
-
-
-def _shared_mapping(size: int) -> Any:
-    """Shared memory of ``size`` bytes of the kind ``memory_kind()`` says."""
-    return _Memory(size) if memory_kind() == "fd" else _NamedMemory(size)
-
-
 class Team:
     """The helper processes and the table they share with the engine's own search."""
 
@@ -229,7 +81,7 @@ class Team:
         self.megabytes = megabytes
         self.header = _header_words(helpers)
         entries = table_entries(megabytes)
-        self.memory = _shared_mapping((self.header + entries * ENTRY_WORDS) * 8)
+        self.memory = shared_mapping((self.header + entries * ENTRY_WORDS) * 8)
         self.words = self.memory.words
         self.table = SharedTable(self.words, self.header, entries, megabytes, self.memory.bytes)
         self.generation = 0
@@ -521,20 +373,8 @@ class _HelperSearcher(Searcher):
                               | (result.score + SCORE_OFFSET) << (NODE_BITS + 8))
 
 
-def _attach(memory: str, size: int) -> Tuple[memoryview, Any]:
-    """A helper's view of the engine's memory as words (``fd:N``: a descriptor passed; ``name:NAME``:
-    named memory) and the named memory (None for a descriptor), to be kept while the view is used."""
-    kind, _, value = memory.partition(":")
-    if kind == "fd":
-        return memoryview(mmap.mmap(int(value), size)).cast("Q"), None
-    if kind == "name":
-        shm = _shared_memory(value)
-        return shm.buf[:size].cast("Q"), shm
-    raise ValueError(f"no shared memory {memory!r}: fd:N or name:NAME")
-
-
 def helper_main(argv: Sequence[str]) -> int:
-    """A helper process: ``MEMORY SIZE HEADER ENTRIES INDEX PARENT_PID`` (``_attach`` reads MEMORY; the
+    """A helper process: ``MEMORY SIZE HEADER ENTRIES INDEX PARENT_PID`` (``attach`` reads MEMORY; the
     parent's pid is given, not read, since the engine may be gone before the helper starts).  Writes
     ``attached`` once it has mapped the memory and ``ready`` once it has warmed up; searches each
     ``go`` read on standard input until the header's generation changes; ends at the end of its input
@@ -546,7 +386,7 @@ def helper_main(argv: Sequence[str]) -> int:
     except (AttributeError, OSError):               # which keeps the clock, comes first (no nice:
         pass                                        # Windows)
     try:
-        words, named = _attach(argv[0], size)
+        words, named = attach(argv[0], size)
     except FileNotFoundError:                       # the name is gone: the engine closed the memory
         return 0                                    # or ended, and a helper that ended took it away
 
@@ -554,7 +394,7 @@ def helper_main(argv: Sequence[str]) -> int:
         """End now (the engine is gone or closed our input); named memory loses its name, in case the
         engine was killed before every helper had mapped it (a file left in /dev/shm otherwise)."""
         if named is not None:
-            _unlink(named)
+            unlink(named)
         os._exit(0)
 
     try:

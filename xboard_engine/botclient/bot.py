@@ -1,40 +1,21 @@
-"""``xboard-engine bot``: any CECP (XBoard) or UCI engine plays on an ``xboard-engine serve`` server
-as a bot account.
-
-It keeps the engine connected to the server (reconnecting, 1 s to 30 s apart, when the server goes
-away), accepts the challenges its owner's rules allow (variants, the range of clocks, rated or
-casual games, games at once), declines the others with the reason, and plays each game on the
-server's clocks with an engine process of its own (at most --max-games at once).  Draw offers and
-takebacks are declined; an engine that resigns, fails or breaks the rules resigns the game.  One
-line is printed per event.  Ctrl-C closes everything and resigns nothing.
-
-The player the bot plays as is a token kept in --token-file (made at the first start; keep it:
-it is the account).  A player who has played as a person cannot become a bot account, and games
-between people and bots are never rated; bot accounts may play rated games with each other.
-Clocks are counted as base + 40 increments, in seconds (300+3 is 420 s).  The protocol is in
-docs/BOT_PROTOCOL.md."""
+"""The bot's connections to the server: the lobby (challenges, game starts) and one task per game,
+each played by an engine process of its own."""
 import argparse
 import asyncio
 import concurrent.futures
 import json
-import os
 import re
-import secrets
-import shlex
 import signal
-import sys
 from typing import Any, Dict, List, Optional, Tuple
-from urllib.parse import urlsplit
 
-from .core.errors import RulesError
-from .core.moves import Move
-from .core.position import Position
-from .core.variant import get_variant
-from .match.engines import EngineConfig, EngineFailure, UciClient, kill_all, start_engine
-from .match.seat import EngineSeat, Turn
-from .paths import data_path
-from .time_control import MAX_CLOCK_SECONDS, clock_seconds, parse_time_control
-from .web.rooms.wire import whole_state
+from ..core.errors import RulesError
+from ..match.engines import EngineConfig, EngineFailure, kill_all
+from ..match.seat import EngineSeat
+from ..time_control import clock_seconds
+from ..web.rooms.wire import whole_state
+
+
+from .game_book import GameBook
 
 PROG = "xboard-engine bot"
 COOKIE = "xbe_player"
@@ -47,190 +28,6 @@ class BotError(Exception):
     """Something that stops the bot before it plays (the text says what to do)."""
 
 
-# --------------------------------------------------------------------- setting up
-def _server_url(text: str) -> str:
-    parts = urlsplit(text.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/") \
-            or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(f"want the server's address, e.g. https://chess.example.org, got {text!r}")
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= MAX_CLOCK_SECONDS:
-        raise argparse.ArgumentTypeError(f"want seconds from 0 to {MAX_CLOCK_SECONDS}, got {text!r}")
-    return value
-
-
-def _command(text: str) -> str:
-    try:
-        if not shlex.split(text):
-            raise ValueError("empty")
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"bad engine command {text!r}: {error}") from None
-    return text
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", required=True, type=_server_url, metavar="URL",
-                        help="the server's address, e.g. https://chess.example.org")
-    parser.add_argument("--engine", required=True, type=_command, metavar="CMD",
-                        help="the command that starts the engine (quoted if it has spaces)")
-    parser.add_argument("--uci", action="store_true", help="the engine speaks UCI (default CECP/XBoard)")
-    parser.add_argument("--name", help="the bot account's name (default: the engine's name and \"bot\")")
-    parser.add_argument("--variants", metavar="LIST",
-                        help="variants it plays, comma-separated (default: every one the engine and the "
-                             "server both know)")
-    parser.add_argument("--min-tc", type=_seconds, default=0.0, metavar="SECONDS",
-                        help="the shortest clock it accepts, base + 40 increments (default %(default)s)")
-    parser.add_argument("--max-tc", type=_seconds, default=float(MAX_CLOCK_SECONDS), metavar="SECONDS",
-                        help="the longest clock it accepts, base + 40 increments (default %(default)s)")
-    choice = parser.add_mutually_exclusive_group()
-    choice.add_argument("--rated", dest="rated", action="store_const", const="rated",
-                        help="rated games only (with other bot accounts: people never play bots rated)")
-    choice.add_argument("--casual", dest="rated", action="store_const", const="casual", help="casual games only")
-    choice.add_argument("--both", dest="rated", action="store_const", const="both",
-                        help="rated and casual games (the default)")
-    parser.add_argument("--max-games", type=int, default=1, metavar="N",
-                        help="games played at once, each with its own engine process (1 to 10; default 1)")
-    parser.add_argument("--token-file", metavar="PATH",
-                        help="where the account's token is kept (default "
-                             "~/.local/share/xboard-engine/bot-NAME.token; made at the first start)")
-    parser.set_defaults(rated="both")
-    return parser
-
-
-def default_token_file(name: str) -> str:
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "bot"
-    return data_path(f"bot-{safe}.token")
-
-
-def load_token(path: str) -> str:
-    """The account's token from ``path``; a new random one written there (mode 0600) if it has none."""
-    try:
-        with open(path, encoding="ascii") as f:
-            token = f.read().strip()
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), mode=0o700, exist_ok=True)
-        token = secrets.token_urlsafe(24)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(token + "\n")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BotError(f"cannot read the token file {path}: {error}") from None
-    if not re.fullmatch(r"[A-Za-z0-9_-]{16,200}", token):
-        raise BotError(f"{path} does not hold a token (16 or more letters, digits, - and _)")
-    return token
-
-
-def probe_engine(config: EngineConfig) -> Tuple[str, List[str]]:
-    """The engine's own name and the variants it says it plays (started once, then quit)."""
-    engine = start_engine(config)
-    try:
-        if isinstance(engine, UciClient):
-            name = next((line[len("< id name "):] for line in engine.transcript if line.startswith("< id name ")), "")
-            variants = ["normal"] + (["fischerandom"] if "UCI_Chess960" in engine.options_seen else [])
-            variants += [v for v in engine.variants if v not in variants]
-        else:
-            name = engine.features.get("myname", "")
-            listed = engine.features.get("variants")
-            variants = [v.strip() for v in listed.split(",") if v.strip()] if listed else ["normal"]
-    finally:
-        engine.quit()
-    return name.strip(), variants
-
-
-def default_name(engine_name: str, command: str) -> str:
-    """A name people may read: the engine's (letters, digits, spaces and . ' - _ kept) and "bot"."""
-    words = re.sub(r"[^\w .'-]+", " ", engine_name or os.path.basename(shlex.split(command)[0])).split()
-    kept: List[str] = []
-    for word in words:                          # whole words, up to 20 characters (a name has 24)
-        if len(" ".join(kept + [word])) > 20:
-            break
-        kept.append(word)
-    return f"{' '.join(kept) or (words[0][:20] if words else 'Engine')} bot"
-
-
-# --------------------------------------------------------------------- one game
-class GameBook:
-    """What the bot knows of one game from the server's messages: its settings, and the moves so
-    far replayed on the rules core (the ``state`` messages give SANs and FENs)."""
-
-    def __init__(self, hello: Dict[str, Any], seat: int) -> None:
-        config = hello.get("config") or {}
-        self.seat = seat
-        self.variant = str(config.get("variant", "normal"))
-        tc_text = str(config.get("tc", "none"))
-        self.has_clock = tc_text != "none" and not tc_text.startswith(("st=", "depth="))
-        self.tc = parse_time_control(tc_text if tc_text != "none" else "st=1")   # as the server's table
-        self.custom_start = bool(config.get("fen")) or get_variant(self.variant).setup != "fixed"
-        self.first_move_limit = float(hello.get("firstMove") or 0.0)
-        self.start_fen = ""
-        self.pos: Optional[Position] = None
-        self.moves: List[str] = []
-        self.sans: List[str] = []
-        self.thinking: Optional["asyncio.Future[Any]"] = None
-        self.moved_at = -1                  # the ply the bot last thought at
-        self.answered_draw_at = -1
-        self.answered_takeback_at = -1
-
-    def follow(self, fens: List[str], sans: List[str]) -> None:
-        """The game's moves as coordinates, from the state's FENs and SANs (raises RulesError)."""
-        if not fens:
-            raise RulesError("the state has no position")
-        if fens[0] != self.start_fen or sans[:len(self.sans)] != self.sans or self.pos is None:
-            self.start_fen = fens[0]
-            self.pos = Position.from_fen(fens[0], self.variant)
-            self.moves, self.sans = [], []
-        for ply in range(len(self.sans), len(sans)):
-            move = self._find(sans[ply], fens[ply + 1] if ply + 1 < len(fens) else None)
-            self.moves.append(self.pos.move_text(move))
-            self.pos.push(move)
-            self.sans.append(sans[ply])
-
-    def _find(self, san: str, fen_after: Optional[str]) -> Move:
-        assert self.pos is not None
-        pos = self.pos
-        try:
-            move: Optional[Move] = pos.parse_san(san)
-        except RulesError:
-            move = None
-        candidates = ([move] if move is not None else []) + list(pos.legal_moves())
-        for m in candidates:
-            if fen_after is None:
-                return m
-            pos.push(m)
-            fen = pos.fen()
-            pos.pop()
-            if fen == fen_after:
-                return m
-        raise RulesError(f"the move {san!r} does not follow from the position")
-
-    def turn(self, state: Dict[str, Any]) -> Any:
-        """The engine's ``Turn`` now: the game so far, and the clocks as the state gives them."""
-        assert self.pos is not None
-        start_side = Position.from_fen(self.start_fen, self.variant).stm
-        done = [0, 0]
-        for ply in range(len(self.moves)):
-            done[(start_side + ply) % 2] += 1
-        clocks: List[float] = []
-        if self.has_clock:
-            clocks = [float(c) for c in (state.get("clocks") or [0.0, 0.0])[:2]]
-            if self.first_move_limit and not done[self.seat]:
-                # The server aborts a game whose first move is late: the engine sees a clock it
-                # spends well inside that limit.
-                clocks[self.seat] = min(clocks[self.seat], self.first_move_limit * 10)
-        return Turn(self.variant, self.start_fen, self.custom_start, list(self.moves), self.pos.copy(),
-                    self.seat, self.tc, clocks, done)
-
-
-# --------------------------------------------------------------------- the bot
 class Bot:
     """The bot's connections: the lobby (challenges, game starts) and one task per game."""
 
@@ -551,41 +348,3 @@ class Bot:
             pass                                # the page closed meanwhile: the next one goes on
         finally:
             book.thinking = None
-
-
-# --------------------------------------------------------------------- the program
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if not 1 <= args.max_games <= 10:
-        parser.error("--max-games: 1 to 10")
-    if args.min_tc > args.max_tc:
-        parser.error("--min-tc is above --max-tc")
-    try:
-        import aiohttp  # noqa: F401
-    except ImportError:
-        sys.stderr.write(f"{PROG} needs aiohttp: pip install 'xboard-variant-engine[web]' (or pip install aiohttp)\n")
-        return 2
-    proto = "uci" if args.uci else "xboard"
-    config = EngineConfig(args.name or "engine", args.engine, proto=proto, init_time=30.0)
-    try:
-        engine_name, engine_variants = probe_engine(config)
-    except EngineFailure as error:
-        sys.stderr.write(f"{PROG}: the engine does not start as a {proto.upper() if args.uci else 'CECP'} "
-                         f"engine: {error}\n")
-        return 2
-    args.name = " ".join((args.name or default_name(engine_name, args.engine)).split())
-    engine_text = " ".join((engine_name or os.path.basename(shlex.split(args.engine)[0])).split())[:80]
-    try:
-        token = load_token(args.token_file or default_token_file(args.name))
-    except (BotError, OSError) as error:
-        sys.stderr.write(f"{PROG}: {error}\n")
-        return 2
-    bot = Bot(args, token, config._replace(name=args.name), engine_text, engine_variants)
-    try:
-        return asyncio.run(bot.main())
-    except KeyboardInterrupt:
-        bot.say("stopped: no game is resigned")
-        return 0
-    finally:
-        kill_all()
