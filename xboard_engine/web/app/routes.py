@@ -162,7 +162,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     async def viewer_id(request: web.Request) -> Optional[int]:
         token = gate.token(request)
         viewer = Viewer(lambda text: None, token, gate.address(request))
-        await hall.identify(viewer)
+        await hall.people.identify(viewer)
         return viewer.player_id
 
     async def player_html(request: web.Request) -> web.Response:
@@ -260,7 +260,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         viewer.close = lambda code, reason: queue.put_nowait((code, reason.encode()))
         writing = asyncio.ensure_future(writer())
         try:
-            await hall.identify(viewer)
+            await hall.people.identify(viewer)
             if room is not None:
                 await hall.join(viewer, room)
             elif tournament is not None:

@@ -74,7 +74,7 @@ async def seek(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     low, high = _bound(data.get("min"), "min"), _bound(data.get("max"), "max")
     if low is not None and high is not None and low > high:
         raise Refused("min is above max: no one could match")
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "seek a game")
     if len(unfinished(hall, player["id"])) >= hall.policy.max_games_each:
         raise Refused("you have too many unfinished games: finish, resign or cancel some first")
@@ -114,7 +114,7 @@ async def accept(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> None:
     target = next((s for s in hall.seeks if s.id == data.get("seek")), None)
     if target is None:
         raise Refused("that seek is gone (taken or withdrawn)")
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     if target.player_id == player["id"]:
         raise Refused("that seek is yours")
     key = rated.pool_key("two", {"variant": target.variant})

@@ -160,7 +160,7 @@ async def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str
     if hall.policy.local:
         raise Refused("this server is one person's: tournaments are for a server with other people")
     kind, config, starts = check_settings(data)
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "create a tournament")
     own = [t for t in hall.tournaments.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
     if len(own) >= MAX_OWN:
@@ -193,7 +193,7 @@ async def join(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
     why = may_join(t)
     if why:
         raise Refused(why)
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     async with t.lock:                     # checked again where no pairing is being made
         why = may_join(t)
         if why:

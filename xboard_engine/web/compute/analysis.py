@@ -167,7 +167,7 @@ class Analyst:
         known = await self.hall.store.analysis(room.id)
         if known is not None and known[0] in ("queued", "done"):
             raise Refused("this game's analysis is " + ("waiting its turn" if known[0] == "queued" else "done"))
-        player = await self.hall.ensure_player(viewer)
+        player = await self.hall.people.ensure_player(viewer)
         waiting = list(self.queue)
         asked = await asyncio.gather(*[self.hall.store.analysis(g) for g in waiting])
         mine = [g for g, known_g in zip(waiting, asked) if (known_g or ("", None, None))[2] == player["id"]]

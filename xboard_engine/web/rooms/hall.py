@@ -1,12 +1,11 @@
 """The server's logic, without the network: the games being played (each a ``Room``, in
-``room.py``), the players and their names, who may act for which seat, and the store behind it
-all.  Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall
+``room.py``), the players' names (who a page is: ``people``), who may act for which seat, and the
+store behind it all.  Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall
 each page's messages through a ``Viewer``.  The rest of the logic is in rooms of its own:
 ``seating`` (new games, seats, limits), ``course`` (turns, clocks, timers, bots), ``offers`` (draw,
 takeback, rematch, abort), ``talk`` (chat, arrows), ``lobby`` (the lists)."""
 import asyncio
 import concurrent.futures
-import secrets
 import time
 from typing import Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Set
 
@@ -20,7 +19,8 @@ from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
 from ..games.tables import TWO_LEVELS, Refused
 from ..store.records import GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from ..store.thread import AsyncStore
-from .room import Room, Viewer, token_hash
+from .people import People
+from .room import Room, Viewer
 from .shared import Elsewhere
 
 
@@ -66,8 +66,8 @@ class Hall:
         self.seeks: List[Any] = []                              # seeks.Seek waiting, the oldest first
         self.tournaments: Dict[int, Any] = {}                   # tournaments.Tournament not over, and viewed ones
         self.bot_registry = bot_accounts.Registry(store)        # bot accounts, and those online now (read now)
+        self.people = People(self.store)                        # who a page is: its cookie's player
         self.loading: Dict[int, "asyncio.Future[Optional[Room]]"] = {}   # rooms being read from the store
-        self.player_locks: Dict[str, List[Any]] = {}          # token hash -> [lock, pages using it] while its player is made
         self.tasks: Set["asyncio.Future[Any]"] = set()         # work begun by timers and closed pages
         self.analyst = Analyst(self)
         self.on_lobby_change: Optional[Callable[[], None]] = None
@@ -105,50 +105,6 @@ class Hall:
             print(f"xboard-engine serve: {task.exception()!r}", flush=True)
 
     # ----------------------------------------------------------------- players
-    async def identify(self, viewer: Viewer) -> None:
-        if viewer.token:
-            viewer.player = await self.store.player_by_token(token_hash(viewer.token))
-
-    async def ensure_player(self, viewer: Viewer, name: Optional[str] = None) -> Dict[str, Any]:
-        """The viewer's player, made now if it has none (a page without a token cannot play); a
-        player without a chosen name is a guest with a number.  One player a cookie: the pages of
-        one cookie that ask at once wait for each other, and a page whose cookie got its player on
-        another page meanwhile takes that one."""
-        if viewer.player is not None:
-            return viewer.player
-        if not viewer.token:
-            raise Refused("this page has no player cookie: allow cookies for this site to play")
-        hashed = token_hash(viewer.token)
-        held = self.player_locks.get(hashed)
-        if held is None:
-            held = self.player_locks[hashed] = [asyncio.Lock(), 0]
-        held[1] += 1
-        try:
-            async with held[0]:
-                if viewer.player is None:
-                    viewer.player = await self._make_player(viewer, hashed, name)
-        finally:
-            held[1] -= 1
-            if not held[1]:
-                del self.player_locks[hashed]
-        return viewer.player
-
-    async def _make_player(self, viewer: Viewer, hashed: str, name: Optional[str]) -> Dict[str, Any]:
-        found = await self.store.player_by_token(hashed)       # made by another page of this cookie
-        if found is not None:
-            return found
-        for _ in range(50):
-            given = name or f"Guest {secrets.randbelow(90000) + 10000}"
-            try:
-                player_id = await self.store.add_player(hashed, given, names.fold(given))
-                break
-            except NameTaken:
-                if name:
-                    raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
-        else:
-            raise Refused("the server could not give you a name; try again")
-        return {"id": player_id, "name": given}
-
     async def rename(self, viewer: Viewer, name: Any) -> None:
         try:
             name = names.check_name(name, self.engines)
@@ -157,7 +113,7 @@ class Hall:
         owner = await self.store.name_owner(names.fold(name))
         if owner is not None and owner != viewer.player_id:
             raise Refused(f"name: {name!r} is taken (or one that looks the same)")
-        player = await self.ensure_player(viewer, name)
+        player = await self.people.ensure_player(viewer, name)
         if player["name"] != name:
             try:
                 await self.store.rename_player(player["id"], name, names.fold(name))

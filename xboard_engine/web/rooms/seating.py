@@ -57,7 +57,7 @@ async def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str
         config["rated"] = True
     seats: List[StoredSeat] = []
     invites: List[Tuple[int, str]] = []
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     for number, entry in enumerate(wanted):
         if not isinstance(entry, dict) or entry.get("kind") not in SEAT_KINDS:
             raise Refused(f"seat {number}: kind is one of {', '.join(SEAT_KINDS)}")
@@ -179,7 +179,7 @@ async def take_seat(hall: "Hall", viewer: Viewer, room: Room, seat: Any, secret:
         if not isinstance(secret, str) or not s.invite_hash or \
                 not secrets.compare_digest(token_hash(secret), s.invite_hash):
             raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     bot_accounts.check_take(hall, room, seat, player["id"])
     if room.owned_by(player["id"]):
         raise Refused("you already play in this game (one seat a person where others play)")
@@ -241,7 +241,7 @@ async def analysis_board(hall: "Hall", viewer: Viewer, room: Room, ply: Any) -> 
         config = {"variant": g.variant, "tc": "none", "number": None, "fen": g.start_fen, "analysis": True}
         if ply:
             config["moves"] = list(g.moves[:ply])
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     bot_accounts.refuse_as_person(hall, player["id"], "open an analysis board")
     _check_limits(hall, viewer, player["id"], challenge=False, bots=False)
     boards = sorted(unfinished(hall, player["id"], boards=True), key=lambda r: r.id)

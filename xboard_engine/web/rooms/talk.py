@@ -26,7 +26,7 @@ async def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -
     text = wire.check_chat(text)
     if channel not in ("all", "team"):
         raise Refused("channel: all or team")
-    player = await hall.ensure_player(viewer)
+    player = await hall.people.ensure_player(viewer)
     owned = room.owned_by(player["id"])
     stored_channel = "all"
     if channel == "team":
