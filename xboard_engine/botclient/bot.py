@@ -13,8 +13,6 @@ from ..match.engines import EngineConfig, EngineFailure, kill_all
 from ..match.seat import EngineSeat
 from ..time_control import clock_seconds
 from ..web.rooms.wire import whole_state
-
-
 from .game_book import GameBook
 
 PROG = "xboard-engine bot"

@@ -12,8 +12,6 @@ from urllib.parse import urlsplit
 from ..match.engines import EngineConfig, EngineFailure, UciClient, kill_all, start_engine
 from ..paths import data_path
 from ..time_control import MAX_CLOCK_SECONDS
-
-
 from .bot import PROG, Bot, BotError
 
 
