@@ -9,7 +9,9 @@ Two steps, each resumable and done in chunks, with every file outside the reposi
     half the teacher's (``--teacher``, at ``--teacher-nodes``), when there is a teacher; both open with
     2 to 8 random moves and play a random move instead of the searched one now and then
     (``--noise``), so that no two games are alike.  Chunk ``N`` is played from seed ``--seed + N``, so
-    any chunk can be made again: ``DIR/positions-N.fen``, one FEN a line.
+    any chunk can be made again: ``DIR/positions-N.fen``, one FEN a line, and ``DIR/results-N.txt``,
+    line by line the result for White of the game each position came from (``1``, ``0.5``, ``0``:
+    ``fit_tables.py --result-share`` blends it with the label).
 ``label``  gives each position of every chunk the teacher's score (UCI ``go depth D`` or ``go nodes
     N``), from the side to move's view: ``DIR/labels-N.txt``, ``FEN;score`` (centipawns, or ``#M``
     for a mate in M, negative when the side to move is mated).  A chunk half labelled goes on where it
@@ -127,8 +129,10 @@ def quiet_check(variant: str):
 
 
 def play_game(variant: str, rng: random.Random, teacher: Optional[Teacher], nodes: int,
-              teacher_nodes: int, noise: float, searcher: Searcher) -> List[Position]:
-    """One game's positions after each move (copies), by our search or the teacher's."""
+              teacher_nodes: int, noise: float, searcher: Searcher) -> Tuple[List[Position], str]:
+    """One game's positions after each move (copies), by our search or the teacher's, and its result
+    for White (``1``, ``0.5`` or ``0``): a game stopped as decided is won by the side that saw it so,
+    one stopped at the ply limit or by the teacher's unknown move is drawn."""
     pos = Position(variant)
     if variant == "chess960":
         pos = Position.from_fen(get_variant(variant).start_fen_for(rng.randrange(960)), variant)
@@ -136,6 +140,7 @@ def play_game(variant: str, rng: random.Random, teacher: Optional[Teacher], node
     opening = rng.randint(2, 8)
     if teacher is not None:
         teacher.new_game()
+    decided = None              # the side to move's view of a game stopped as decided: +1 or -1
     while pos.outcome() is None and pos.ply < MAX_PLIES:
         moves = pos.legal_moves()
         if pos.ply < opening or rng.random() < noise:
@@ -143,6 +148,7 @@ def play_game(variant: str, rng: random.Random, teacher: Optional[Teacher], node
         elif teacher is not None:
             best, score = teacher.search(pos.fen(), f"nodes {int(teacher_nodes * rng.uniform(0.75, 1.25))}")
             if score.startswith("#") or abs(int(score)) > DECIDED:
+                decided = -1 if score.startswith("#-") or score.startswith("-") else 1
                 break
             try:
                 move = pos.parse_uci(best)
@@ -152,11 +158,22 @@ def play_game(variant: str, rng: random.Random, teacher: Optional[Teacher], node
             searcher.clear()
             result = searcher.search(pos, Limits(nodes=int(nodes * rng.uniform(0.75, 1.25))))
             if abs(result.score) > DECIDED:
+                decided = 1 if result.score > 0 else -1
                 break
             move = result.move
         pos.push(move)
         seen.append(pos.copy())
-    return seen
+    return seen, game_result(pos, decided)
+
+
+def game_result(pos: Position, decided: Optional[int]) -> str:
+    """White's result of a game that stopped at ``pos`` (see ``play_game``)."""
+    if decided is not None:
+        return "1" if (decided > 0) == (pos.stm == 0) else "0"
+    outcome = pos.outcome()
+    if outcome is None or outcome.winner is None:
+        return "0.5"
+    return "1" if outcome.winner == "w" else "0"
 
 
 def make_positions(variant: str, directory: str, chunk: int, seed: int, count: int,
@@ -169,12 +186,14 @@ def make_positions(variant: str, directory: str, chunk: int, seed: int, count: i
     quiet = quiet_check(variant)
     searcher = Searcher(hash_mb=16)
     kept: List[str] = []
+    results: List[str] = []
     seen: Set[str] = set()
     games = 0
     while len(kept) < count:
         player = teacher if teacher is not None and games % 2 else None
         games += 1
-        for pos in play_game(variant, rng, player, nodes, teacher_nodes, noise, searcher)[SKIP_PLIES:]:
+        played, result = play_game(variant, rng, player, nodes, teacher_nodes, noise, searcher)
+        for pos in played[SKIP_PLIES:]:
             if rng.random() >= KEEP_SHARE:
                 continue
             fen = pos.fen()
@@ -183,6 +202,11 @@ def make_positions(variant: str, directory: str, chunk: int, seed: int, count: i
                 continue
             seen.add(key)
             kept.append(fen)
+            results.append(result)
+    results_path = os.path.join(directory, f"results-{chunk:04d}.txt")
+    with open(results_path + ".part", "w", encoding="utf-8") as out:
+        out.write("\n".join(results[:count]) + "\n")
+    os.replace(results_path + ".part", results_path)
     with open(path + ".part", "w", encoding="utf-8") as out:
         out.write("\n".join(kept[:count]) + "\n")
     os.replace(path + ".part", path)

@@ -200,6 +200,8 @@ def main(argv: Sequence[str] = ()) -> int:
     started = time.time()
     evaluation.set_net(args.name, None)
     train, held, variants = split_labels(parser, args.dirs, args.name, args.held_out)
+    train = [(f, t) for f, t, _ in train]       # the net learns the labels alone (no game results)
+    held = [(f, t) for f, t, _ in held]
     variant = sorted(variants)[0]
     features = Features(variant)
     base = np.array([white_eval(Position.from_fen(f, variant)) for f, _ in train], dtype=np.float64)

@@ -8,7 +8,9 @@ the evaluation of White's view moves per centipawn of each: a table entry by the
 middlegame or endgame (the phase), a weight by moving it and evaluating again.  The corrections are
 fitted to the squared difference of expected results, ``1 / (1 + 10 ** (-score / 400))`` of the
 teacher's score (scaled first to the evaluation's centipawns: ``label_scale``) and of the
-evaluation's, with a pull towards no correction (ridge), by full-batch Adam steps in numpy.  The last positions of each directory (``--held-out``: those of the last games
+evaluation's, with a pull towards no correction (ridge), by full-batch Adam steps in numpy.  With
+``--result-share S`` the expected result aimed at is ``(1 - S)`` of the label's and ``S`` of the game's
+result (self-distillation, where our own search labels: its deeper score and what came of the game).  The last positions of each directory (``--held-out``: those of the last games
 played) are held out; the errors printed for them are the real evaluation's, after the fitted
 numbers are rounded and put in.
 
@@ -26,7 +28,7 @@ import os
 import shlex
 import sys
 import time
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -47,25 +49,34 @@ USED: List[str] = []        # the label files read, with their counts (stored wi
 BATCH = 20000               # positions measured at once (the probes rebuild the tables per batch)
 
 
-def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int]]]]:
-    """The directory's variant and, per chunk, its (FEN, White's score) pairs within the cap (each
-    chunk's file name and count are noted in ``USED`` for the provenance)."""
+def read_labels(directory: str) -> Tuple[str, List[List[Tuple[str, int, Optional[float]]]]]:
+    """The directory's variant and, per chunk, its (FEN, White's score, White's game result or None)
+    triples within the cap (the results are ``distill.py``'s ``results-N.txt``, line by line with the
+    positions, where a chunk has them; each chunk's file name and count are noted in ``USED`` for the
+    provenance)."""
     with open(os.path.join(directory, "variant"), encoding="utf-8") as handle:
         variant = handle.read().strip()
     chunks = []
     for path in sorted(glob.glob(os.path.join(directory, "labels-*.txt"))):
-        pairs = []
+        results: List[Optional[float]] = []
+        results_path = path.replace("labels-", "results-")
+        if os.path.exists(results_path):
+            with open(results_path, encoding="utf-8") as handle:
+                results = [float(line) for line in handle if line.strip()]
+        triples = []
         with open(path, encoding="utf-8") as handle:
-            for line in handle:
+            for number, line in enumerate(handle):
                 fen, _, score = line.strip().rpartition(";")
                 if not fen or score.startswith("#"):
                     continue
                 cp = int(score)
                 if abs(cp) > CAP:
                     continue
-                pairs.append((fen, cp if fen.split()[1] == "w" else -cp))
-        chunks.append(pairs)
-        USED.append(f"{os.path.basename(path)}: {len(pairs)} positions")
+                result = results[number] if number < len(results) else None
+                triples.append((fen, cp if fen.split()[1] == "w" else -cp, result))
+        chunks.append(triples)
+        USED.append(f"{os.path.basename(path)}: {len(triples)} positions"
+                    + (", with results" if results else ""))
     return variant, chunks
 
 
@@ -158,7 +169,7 @@ def measure(layout: Layout, name: str, pairs: List[Tuple[str, int]], weights: Di
     base = np.zeros(len(pairs))
     rows_i, rows_c, rows_n = [], [], []
     for start in range(0, len(pairs), BATCH):
-        batch = [Position.from_fen(fen, layout.v.name) for fen, _ in pairs[start:start + BATCH]]
+        batch = [Position.from_fen(p[0], layout.v.name) for p in pairs[start:start + BATCH]]
         set_weights(weights, name)
         for pos in batch:
             pos.score = pos.compute_score()
@@ -188,18 +199,17 @@ def measure(layout: Layout, name: str, pairs: List[Tuple[str, int]], weights: Di
     return base, flat_i, flat_c, row_of
 
 
-def fit(layout: Layout, data, targets, pull, steps: int, rate: float):
-    """The corrections minimising the summed squared error of expected results plus, per number,
+def fit(layout: Layout, data, want, pull, steps: int, rate: float):
+    """The corrections minimising the summed squared error of expected results (``want``) plus, per number,
     its ``pull`` times its square in pawns (a correction of 100 costs as much as ``pull`` positions
     missed entirely): full-batch Adam."""
     import numpy as np
     base, flat_i, flat_c, row_of = data
     scale = math.log(10.0) / 400.0
-    want = 1.0 / (1.0 + np.exp(-scale * targets))
     x = np.zeros(layout.size)
     m = np.zeros(layout.size)
     s = np.zeros(layout.size)
-    n = len(targets)
+    n = len(want)
     for step in range(1, steps + 1):
         score = base + np.bincount(row_of, weights=flat_c * x[flat_i], minlength=n)
         p = 1.0 / (1.0 + np.exp(-scale * score))
@@ -232,13 +242,21 @@ def label_scale(base, labels) -> float:
     return (lo + hi) / 2
 
 
+def expected(score: float, result: Optional[float], result_share: float) -> float:
+    """What a position's evaluation should predict: the expected result of the (scaled) label, blended
+    with the game's result where it is known."""
+    from_label = 1.0 / (1.0 + 10.0 ** (-score / 400.0))
+    if result is None:
+        return from_label
+    return (1.0 - result_share) * from_label + result_share * result
+
+
 def real_error(layout: Layout, name: str, pairs, weights, tables) -> float:
-    """The evaluation's own mean squared error of expected results on ``pairs``."""
+    """The evaluation's own mean squared error on ``pairs`` of (FEN, expected result)."""
     set_weights(weights, name, tables)
     total = 0.0
-    for fen, target in pairs:
+    for fen, want in pairs:
         pos = Position.from_fen(fen, layout.v.name)
-        want = 1.0 / (1.0 + 10.0 ** (-target / 400.0))
         total += (want - 1.0 / (1.0 + 10.0 ** (-white_eval(pos) / 400.0))) ** 2
     return total / max(1, len(pairs))
 
@@ -272,9 +290,14 @@ def main(argv: Sequence[str] = ()) -> int:
                              "files, ranks and terms (10)")
     parser.add_argument("--steps", type=int, default=600, help="Adam steps (600)")
     parser.add_argument("--rate", type=float, default=2.0, help="Adam's step, centipawns (2)")
+    parser.add_argument("--result-share", type=float, default=0.0,
+                        help="share of the game's result in what a position should predict, where "
+                             "distill.py recorded it (0: the label alone)")
     parser.add_argument("--write", action="store_true", help="store the set in weights.json")
     parser.add_argument("--output", default=evaluation.WEIGHTS_FILE)
     args = parser.parse_args(list(argv) or None)
+    if not 0.0 <= args.result_share <= 1.0:
+        parser.error(f"--result-share must be between 0 and 1, not {args.result_share}")
     try:
         import numpy as np
     except ImportError:
@@ -285,9 +308,9 @@ def main(argv: Sequence[str] = ()) -> int:
     weights = weights_for(layout.v)
     tables = dict(evaluation.FITTED_TABLES.get(args.name, {}))
     data = measure(layout, args.name, train, weights)
-    scale = label_scale(data[0], np.array([t for _, t in train], dtype=np.float64))
-    targets = scale * np.array([t for _, t in train], dtype=np.float64)
-    held = [(fen, scale * t) for fen, t in held]
+    scale = label_scale(data[0], np.array([t for _, t, _ in train], dtype=np.float64))
+    want = np.array([expected(scale * t, r, args.result_share) for _, t, r in train], dtype=np.float64)
+    held = [(fen, expected(scale * t, r, args.result_share)) for fen, t, r in held]
     print(f"set {args.name} ({', '.join(sorted(variants))}): {len(train)} training and {len(held)} "
           f"held-out positions, {len(data[1]) / len(train):.1f} features each ({time.time() - started:.0f} s)",
           flush=True)
@@ -295,7 +318,7 @@ def main(argv: Sequence[str] = ()) -> int:
     print(f"labels scaled by {scale:.3f}; held-out error now {before:.6f}", flush=True)
     best = None
     for pull in args.pull:
-        x = fit(layout, data, targets, layout.pulls(pull, args.square_pull), args.steps, args.rate)
+        x = fit(layout, data, want, layout.pulls(pull, args.square_pull), args.steps, args.rate)
         trial = apply(layout, x, weights, tables)
         err = real_error(layout, args.name, held, *trial)
         print(f"pull {pull:g}: held-out {err:.6f} ({time.time() - started:.0f} s)", flush=True)
@@ -312,7 +335,7 @@ def main(argv: Sequence[str] = ()) -> int:
         write_set(args.output, args.name, new_weights, new_tables, {
             "command": "python scripts/fit_tables.py " + " ".join(shlex.quote(a) for a in (list(argv) or sys.argv[1:])),
             "positions made by": teacher, "label files": USED, "pull": pull, "square pull": args.square_pull,
-            "label scale": round(scale, 4), "steps": args.steps,
+            "label scale": round(scale, 4), "steps": args.steps, "result share": args.result_share,
             "training positions": len(train), "held-out positions": len(held),
             "held-out error": [round(before, 6), round(err, 6)]})
         print(f"written to {args.output}")

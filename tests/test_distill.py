@@ -198,3 +198,61 @@ def test_the_net_learns_what_the_labels_say(tmp_path):
     finally:
         evaluation.set_net("orthodox", shipped)
     assert netted - plain > 25          # of the ~120 the scaled labels add (1,200 training positions)
+
+
+def test_games_results_are_recorded_and_blended_into_the_fit(tmp_path):
+    """``distill.py`` writes, line by line with the positions, the result for White of the game each
+    came from; with ``--result-share`` the fit aims at the blend of label and result: labels that are
+    the evaluation itself teach nothing, results that White wins whenever White has the more knights
+    raise the knight, and without the share they do not."""
+    source = tmp_path / "src"
+    _run("scripts/distill.py", "positions", "normal", "--dir", str(source), "--chunks", "0-1",
+         "--chunk-positions", "600", "--nodes", "60")
+    for chunk in (0, 1):
+        fens = (source / f"positions-000{chunk}.fen").read_text().split("\n")[:-1]
+        results = (source / f"results-000{chunk}.txt").read_text().split("\n")[:-1]
+        assert len(results) == len(fens) and set(results) <= {"1", "0.5", "0"} and len(set(results)) > 1
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "variant").write_text("normal\n")
+    imbalanced = []
+    for chunk in (0, 1):
+        labels, results = [], []
+        for fen in (source / f"positions-000{chunk}.fen").read_text().split("\n")[:-1]:
+            board = fen.split()[0]
+            more = board.count("N") - board.count("n")
+            labels.append(f"{fen};{evaluate(Position.from_fen(fen))}")
+            results.append("1" if more > 0 else "0" if more < 0 else "0.5")
+            if more and chunk == 1:
+                imbalanced.append(fen)
+        (data / f"labels-000{chunk}.txt").write_text("\n".join(labels) + "\n")
+        (data / f"results-000{chunk}.txt").write_text("\n".join(results) + "\n")
+    assert len(imbalanced) > 10
+    from xboard_engine.search.evaluation import _read_fitted
+    gains = {}
+    for share in ("0", "0.5"):
+        weights = tmp_path / f"weights-{share}.json"
+        run = _run("scripts/fit_tables.py", "--set", "orthodox", str(data), "--steps", "200", "--rate", "3",
+                   "--pull", "0.001", "--held-out", "300", "--result-share", share, "--write",
+                   "--output", str(weights), check=False)
+        if share == "0":                    # nothing to learn: the held-out error cannot fall
+            assert run.returncode == 1 and "did not fall" in run.stderr and not weights.exists()
+            gains[share] = 0.0
+            continue
+        assert run.returncode == 0, run.stderr
+        import json
+        made_by = json.loads(weights.read_text())["sets"]["orthodox"]["made by"]
+        assert made_by["result share"] == 0.5 and "with results" in made_by["label files"][0]
+        fitted, tables = _read_fitted(str(weights))
+        before = [_white(fen) for fen in imbalanced]
+        saved, saved_tables = dict(FITTED.get("orthodox", {})), dict(FITTED_TABLES.get("orthodox", {}))
+        try:
+            set_weights(fitted["orthodox"], "orthodox", tables["orthodox"])
+            after = [_white(fen) for fen in imbalanced]
+        finally:
+            set_weights(saved, "orthodox", saved_tables)
+        more = [fen.split()[0].count("N") - fen.split()[0].count("n") for fen in imbalanced]
+        gains[share] = sum((a - b) / m for a, b, m in zip(after, before, more)) / len(more)
+    assert gains["0.5"] > 30 and gains["0"] == 0.0, gains
+    bad = _run("scripts/fit_tables.py", "--set", "orthodox", str(data), "--result-share", "2", check=False)
+    assert bad.returncode != 0 and "between 0 and 1" in bad.stderr and "Traceback" not in bad.stderr
