@@ -13,24 +13,21 @@ from typing import IO, Callable, Dict, Optional
 
 from ...core.digits import parse_decimal, parse_int
 from ...core.errors import RulesError
-from ...core.notation import board_lines
 from ...core.position import Position
 from ...core.variant import get_variant, variant_names
-from ...search.bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from ...search.runtime import engine_name
-from ...search.smp import usable_threads
 from ...search.warmup import TopUp, WarmUp, warmup_seconds
-from ..options import CECP, CLEAR_HASH, HASH, MULTIPV, engine_options, find_option
+from ..options import CECP, engine_options
 from ..textio import OVERLONG, Channel
 from ..xboard.positions import is_start_array
 from ..xboard.view import tell_line
 from .session import Session
 from .thinker import Thinker
+from .tools import ToolCommands
 
 ENGINE_NAME = engine_name()          # with the interpreter: "... (PyPy 7.3.11)"
 STATUS_GRACE = 0.05     # seconds `.` waits to see whether `exit` follows
 RESET_BURST = 1.0       # seconds: commands XBoard sends together in one reset arrive within this
-MAX_HASH_MB = 2048      # `memory` beyond this is taken as this
 # Commands that let a new game's warm-up go on (XBoard sets the game up after `new`/`variant`);
 # any other (a move, `go`, `time`, a position...) ends it at once.
 KEEP_TOPUP = ("ping", "new", "variant", "level", "st", "sd", "post", "nopost", "hard", "easy", "random",
@@ -39,7 +36,7 @@ KEEP_TOPUP = ("ping", "new", "variant", "level", "st", "sd", "post", "nopost", "
 _MOVE_LIKE = re.compile(r"^([a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?(,[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?)?|@@@@|O-O(-O)?)$")
 
 
-class CecpEngine:
+class CecpEngine(ToolCommands):
     """The CECP engine. ``run()`` serves until ``quit`` or end of input."""
 
     def __init__(self, out: IO[str] = sys.stdout, log: Optional[IO[str]] = None,
@@ -417,95 +414,6 @@ class CecpEngine:
             return
         self.session.set_exclusion(moves, exclude)
         self._analyze_again()
-
-    # ------------------------------------------------------------------ settings
-    def cmd_memory(self, arg: str) -> None:
-        try:
-            megabytes = max(1, parse_int(arg))
-        except ValueError:
-            self.send(f"Error (bad memory): {arg[:80]}")
-            return
-        self.thinker.searcher.set_hash_size(min(megabytes, MAX_HASH_MB))
-        self._start_helpers()
-
-    def cmd_cores(self, arg: str) -> None:
-        try:
-            self.cores = max(1, parse_int(arg))
-            self.thinker.searcher.set_threads(usable_threads(self.cores))
-        except ValueError:
-            self.send(f"Error (bad cores): {arg[:80]}")
-            return
-        self._start_helpers()
-
-    def _start_helpers(self) -> None:
-        """After `cores` or `memory`: start the helper processes now if no search runs, so that they
-        are ready and warmed up when the next one begins (else that search starts them)."""
-        if not self.thinker.mode:
-            self.thinker.searcher.start_helpers()
-
-    def cmd_random(self, arg: str) -> None:
-        self.thinker.random = not self.thinker.random
-
-    def cmd_option(self, arg: str) -> None:
-        given, _, text = arg.partition("=")
-        option = find_option(given, CECP)
-        if option is None:
-            self.send(f"Error (unknown option): {given.strip()[:80]}")
-            return
-        if option.name == CLEAR_HASH:
-            self.thinker.clear()
-            return
-        ok, value = option.parse(text)
-        if not ok:
-            self.send(f"Error (bad option value): {arg[:80]}")
-            return
-        self.session.set_option(option.name, value)
-        if option.name == HASH:
-            self.thinker.searcher.set_hash_size(int(value))
-            self._start_helpers()
-        elif option.name == MULTIPV:
-            self._analyze_again()
-
-    def cmd_perft(self, arg: str) -> None:
-        """Count the leaf positions ``depth`` plies deep, in the worker thread (``?``, ``new`` and
-        any other command that stops a search stop it)."""
-        try:
-            depth = parse_int(arg)
-            if not 0 <= depth <= MAX_PERFT_DEPTH:
-                raise ValueError
-        except ValueError:
-            self.send(f"Error (bad perft depth): {arg[:80]}")
-            return
-        pos = self.session.pos.copy()
-        self.thinker.start_job("perft", lambda job: run_perft(self.send, "perft", pos, depth, job))
-
-    def cmd_bench(self, arg: str) -> None:
-        """Search the benchmark positions to fixed depths and print the node signature (``bench quick``:
-        shallower), in the worker thread (about half a minute; quick: seconds); stopped like perft."""
-        if arg.strip() not in ("", "quick"):
-            self.send(f"Error (bad bench argument, expected nothing or quick): {arg[:80]}")
-            return
-        quick = arg.strip() == "quick"
-        self.thinker.start_job("bench", lambda job: run_bench(self.send, quick, job))
-
-    def cmd_lift(self, arg: str) -> None:
-        """XBoard's ``lift SQ`` (feature highlight=1): the lifted unit's legal targets."""
-        square = arg.split()[0] if arg else ""
-        with self.thinker.lock:
-            line, note = self.session.lift(square), self.session.lift_note(square)
-        self.send(line)
-        if note:
-            self.tell(note)
-
-    def cmd_put(self, arg: str) -> None:
-        """XBoard's ``put SQ``: the pieces to choose from where the move needs a choice."""
-        with self.thinker.lock:
-            line = self.session.put(arg.split()[0] if arg else "")
-        if line:
-            self.send(line)
-
-    def cmd_display(self, arg: str) -> None:
-        self.channel.send_lines(board_lines(self.session.pos))
 
     COMMANDS: Dict[str, Callable[["CecpEngine", str], None]] = {}
 
