@@ -302,3 +302,22 @@ def _between(v, a: int, b: int) -> List[int]:
 
 
 __all__ = ["legal_moves", "legal_captures", "NORMAL"]
+
+
+def perft(pos: "Position", depth: int) -> int:
+    """Number of leaf positions ``depth`` plies deep from ``pos`` (every leaf is made and unmade)."""
+    if depth <= 0:
+        return 1
+    push, pop = pos.push, pos.pop
+    moves = legal_moves(pos)
+    if depth == 1:
+        for m in moves:
+            push(m)
+            pop()
+        return len(moves)
+    total = 0
+    for m in moves:
+        push(m)
+        total += perft(pos, depth - 1)
+        pop()
+    return total

@@ -16,12 +16,12 @@ from .board import BLACK, EMPTY, OFF
 from .errors import EmptyHistoryError, IllegalMoveError, InvalidFenError, InvalidSquareError
 from .fen import read_fen, write_fen
 from .make import push_changes, update_pawn_history
-from .movegen import legal_captures, legal_moves
+from .movegen import legal_captures, legal_moves, perft
 from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS_MOVE, PUSH, Move, MoveKind
 from .outcome import Outcome, is_insufficient_material, outcome
 from .pieces import PAWN
 from .variant import Variant, get_variant, placement_of
-from .zobrist import zobrist_for
+from .zobrist import hash_from_scratch, zobrist_for
 
 __all__ = ["Position", "Move", "MoveKind", "Outcome"]
 
@@ -315,18 +315,7 @@ class Position:
     # ================================================================ hash and evaluation
     def compute_hash(self) -> int:
         """The Zobrist hash computed from scratch (the incremental ``hash`` must always equal it)."""
-        z = self.z
-        h = 0
-        for sq in self.v.squares:
-            h ^= z.piece[self.board[sq]][sq]
-        if self.stm:
-            h ^= z.side
-        h ^= z.castling[self.castling]
-        if self.ep:
-            h ^= z.ep[self.ep]
-        if self.restriction:
-            h ^= z.restrict_from[self.restriction[0]] ^ z.restrict_to[self.restriction[1]]
-        return h
+        return hash_from_scratch(self)
 
     def compute_score(self) -> int:
         """Material plus placement, White minus Black, from scratch (``score`` is kept incrementally)."""
@@ -486,21 +475,7 @@ class Position:
     # ================================================================ perft
     def perft(self, depth: int) -> int:
         """Number of leaf positions ``depth`` plies deep (every leaf is made and unmade)."""
-        if depth <= 0:
-            return 1
-        push, pop = self.push, self.pop
-        moves = self.legal_moves()
-        if depth == 1:
-            for m in moves:
-                push(m)
-                pop()
-            return len(moves)
-        total = 0
-        for m in moves:
-            push(m)
-            total += self.perft(depth - 1)
-            pop()
-        return total
+        return perft(self, depth)
 
 
 def _check_move(m: object, what: str) -> None:

@@ -6,9 +6,12 @@ allocated, and the JIT compiled each path twice (for both kinds) and kept compil
 (``getrandbits(63)`` gives the same low 32 bits as ``getrandbits(64)`` from the same state, so
 the table's indices, and with them the search, are unchanged.)"""
 import random
-from typing import Dict
+from typing import TYPE_CHECKING, Dict
 
 from .board import OFF
+
+if TYPE_CHECKING:
+    from .position import Position
 
 KEY_BITS = 63
 
@@ -35,3 +38,19 @@ def zobrist_for(size: int) -> Zobrist:
     if size not in _ZOBRIST:
         _ZOBRIST[size] = Zobrist(size)
     return _ZOBRIST[size]
+
+
+def hash_from_scratch(pos: "Position") -> int:
+    """A position's Zobrist hash computed from its board and state (the incremental one must equal it)."""
+    z = pos.z
+    h = 0
+    for sq in pos.v.squares:
+        h ^= z.piece[pos.board[sq]][sq]
+    if pos.stm:
+        h ^= z.side
+    h ^= z.castling[pos.castling]
+    if pos.ep:
+        h ^= z.ep[pos.ep]
+    if pos.restriction:
+        h ^= z.restrict_from[pos.restriction[0]] ^ z.restrict_to[pos.restriction[1]]
+    return h
