@@ -16,7 +16,7 @@ aiohttp = need_module("aiohttp")
 
 from live_client import Client, LiveServer, close_all, new_player, run  # noqa: E402
 
-from xboard_engine.web.community import pairing, ratings  # noqa: E402
+from xboard_engine.web.community import eight_pairing, pairing, ratings  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -366,7 +366,7 @@ def test_8_player_rounds_seat_tables_from_the_standings_and_score_places(server)
                         break
             result = state["result"]
             ranks = ratings.standing_ranks(result["scores"], result["winners"], result["draw"])
-            points = pairing.eight_round_points(ranks)
+            points = eight_pairing.eight_round_points(ranks)
             await close_pages(*pages_at.values())
             done = table["gameId"]
             before = await pages[0].wait_for("tournament", timeout=30, games=lambda gs: any(
@@ -376,7 +376,7 @@ def test_8_player_rounds_seat_tables_from_the_standings_and_score_places(server)
                 assert line["results"][-1] == points[seat]
         final = before if before["status"] == "over" else \
             await pages[0].wait_for("tournament", status="over", timeout=30)
-        assert sum(line["points"] for line in final["standings"]) == sum(pairing.EIGHT_PLACE_POINTS) * 2
+        assert sum(line["points"] for line in final["standings"]) == sum(eight_pairing.EIGHT_PLACE_POINTS) * 2
         await close_pages(*pages)
         await close_all(*people)
     run(scenario(), timeout=180)

@@ -4,7 +4,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-from . import pairing, rated, ratings
+from . import eight_pairing, pairing, rated, ratings
 
 if TYPE_CHECKING:
     from ..rooms.hall import Hall
@@ -30,7 +30,7 @@ def eight_scores(game: Dict[str, Any]) -> Optional[List[float]]:
     if game["status"] == "over":
         ranks = ratings.standing_ranks(result.get("scores") or [0] * 8, result.get("winners") or [],
                                        bool(result.get("draw")))
-        return pairing.eight_round_points(ranks)
+        return eight_pairing.eight_round_points(ranks)
     if game["status"] == "aborted":               # a table aborted for a missing first move: nobody scores
         return [0.0] * len(game["seats"])
     return None

@@ -31,7 +31,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from . import bot_accounts, pairing, rated, ratings
+from . import bot_accounts, eight_pairing, pairing, rated, ratings
 from ..games.tables import Refused, check_eight_player_config, check_two_player_config
 from ..rooms import wire
 from ..rooms.room import Room, Viewer
@@ -388,7 +388,7 @@ async def _pair_eight(hall: "Hall", t: Tournament) -> None:
     round_number = t.round() + 1
     lines = standings(t, await ratings_now(hall, t))
     players = [line["player"] for line in lines if not line["withdrawn"]]
-    tables = pairing.eight_tables(players, players, round_number)
+    tables = eight_pairing.eight_tables(players, players, round_number)
     names = await _names(hall, players)
     games = []
     for table in tables:
