@@ -39,6 +39,19 @@ def test_a_square_correction_counts_for_each_side_from_its_own_first_rank():
     assert {name: _white(fen) for name, fen in fens.items()} == before
 
 
+def _white_with_fitted_set(weights: Path, fens) -> list:
+    """White's evaluation of each position with the orthodox set of the weights file ``weights``
+    (the set in use is put back after)."""
+    from xboard_engine.search.evaluation import _read_fitted
+    fitted, tables = _read_fitted(str(weights))
+    saved, saved_tables = dict(FITTED.get("orthodox", {})), dict(FITTED_TABLES.get("orthodox", {}))
+    try:
+        set_weights(fitted["orthodox"], "orthodox", tables["orthodox"])
+        return [_white(fen) for fen in fens]
+    finally:
+        set_weights(saved, "orthodox", saved_tables)
+
+
 def _run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     run = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
     if check:
@@ -125,17 +138,10 @@ def test_the_fit_learns_what_the_labels_say(tmp_path):
     assert entry["made by"]["positions made by"] == ["test: the evaluation plus 150 a knight"]
     assert entry["made by"]["command"].startswith("python scripts/fit_tables.py --set orthodox")
     # What the fitted evaluation adds per knight of difference, where the sides' knights differ.
-    from xboard_engine.search.evaluation import _read_fitted
-    fitted, tables = _read_fitted(str(weights))
     imbalanced = [fen for fen in (source / "positions-0001.fen").read_text().split("\n")[:-1]
                   if fen.split()[0].count("N") != fen.split()[0].count("n")]
     before = [_white(fen) for fen in imbalanced]
-    saved, saved_tables = dict(FITTED.get("orthodox", {})), dict(FITTED_TABLES.get("orthodox", {}))
-    try:
-        set_weights(fitted["orthodox"], "orthodox", tables["orthodox"])
-        after = [_white(fen) for fen in imbalanced]
-    finally:
-        set_weights(saved, "orthodox", saved_tables)
+    after = _white_with_fitted_set(weights, imbalanced)
     per_knight = [(a - b) / (fen.split()[0].count("N") - fen.split()[0].count("n"))
                   for fen, a, b in zip(imbalanced, after, before)]
     assert len(imbalanced) > 20
@@ -228,7 +234,6 @@ def test_games_results_are_recorded_and_blended_into_the_fit(tmp_path):
         (data / f"labels-000{chunk}.txt").write_text("\n".join(labels) + "\n")
         (data / f"results-000{chunk}.txt").write_text("\n".join(results) + "\n")
     assert len(imbalanced) > 10
-    from xboard_engine.search.evaluation import _read_fitted
     gains = {}
     for share in ("0", "0.5"):
         weights = tmp_path / f"weights-{share}.json"
@@ -243,14 +248,8 @@ def test_games_results_are_recorded_and_blended_into_the_fit(tmp_path):
         import json
         made_by = json.loads(weights.read_text())["sets"]["orthodox"]["made by"]
         assert made_by["result share"] == 0.5 and "with results" in made_by["label files"][0]
-        fitted, tables = _read_fitted(str(weights))
         before = [_white(fen) for fen in imbalanced]
-        saved, saved_tables = dict(FITTED.get("orthodox", {})), dict(FITTED_TABLES.get("orthodox", {}))
-        try:
-            set_weights(fitted["orthodox"], "orthodox", tables["orthodox"])
-            after = [_white(fen) for fen in imbalanced]
-        finally:
-            set_weights(saved, "orthodox", saved_tables)
+        after = _white_with_fitted_set(weights, imbalanced)
         more = [fen.split()[0].count("N") - fen.split()[0].count("n") for fen in imbalanced]
         gains[share] = sum((a - b) / m for a, b, m in zip(after, before, more)) / len(more)
     assert gains["0.5"] > 30 and gains["0"] == 0.0, gains
