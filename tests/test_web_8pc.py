@@ -8,7 +8,8 @@ import pytest
 
 from xboard_engine.multi.game import Game
 from xboard_engine.multi.notation import move_text
-from xboard_engine.web.games.eight_player import Clock, EightGame, click_targets, piece_picture
+from xboard_engine.time_control import TimeControl, parse_minutes_clock
+from xboard_engine.web.games.eight_player import EightGame, click_targets, piece_picture
 
 ALL_HUMAN = ["human"] * 8
 
@@ -85,11 +86,15 @@ def test_piece_pictures_are_recoloured_per_army_and_the_one_point_queen_shows_a_
 
 
 def test_clock_text():
-    assert (Clock("10+5").base, Clock("10+5").increment) == (600.0, 5.0)
-    assert not Clock("none").on
-    for bad in ["ten", "10+", "-1", "0"]:
+    assert parse_minutes_clock("10+5") == ("10+5", TimeControl(base=600.0, inc=5.0))
+    assert parse_minutes_clock(" 3 ")[1].base == 180.0 and parse_minutes_clock(" 3 ")[1].inc == 0.0
+    for none in ("none", "", "-", "NONE"):
+        text, tc = parse_minutes_clock(none)
+        assert text == "none" and not tc.has_clock
+    for bad in ["ten", "10+", "-1", "0", "1441", "10+3601"]:
         with pytest.raises(ValueError):
-            Clock(bad)
+            parse_minutes_clock(bad)
+    assert EightGame(tc="1+2").tc_text == "1+2" and EightGame(tc="1+2").clocks == [60.0] * 8
 
 
 def test_a_move_charges_the_movers_clock_from_its_second_move():

@@ -1,9 +1,10 @@
 """Time controls, in one place: cutechess-cli's text (``40/300+3``, ``5:00+3``, ``st``, ``nodes``,
-``depth``, ``inf``) as the tournament runner, the web app and the bot client read it, what each
-protocol is told, how a clock is charged, and the bounds a game on the web server may have."""
+``depth``, ``inf``) as the tournament runner, the web app and the bot client read it, 8 Player
+Chess's ``MINUTES+SECONDS``, what each protocol is told, how a clock is charged, and the bounds a
+game on the web server may have."""
 import math
 import re
-from typing import Any, Dict, List, Optional, NamedTuple
+from typing import Any, Dict, List, Optional, NamedTuple, Tuple
 
 _TC = re.compile(r"^(?:([0-9]+)/)?([0-9]+(?::[0-9]+(?:\.[0-9]+)?)?(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?$")
 
@@ -156,3 +157,24 @@ def clock_seconds(tc: Any) -> Optional[float]:
     except ValueError:
         return None
     return parsed.base + INCREMENTS_COUNTED * parsed.inc if parsed.has_clock else None
+
+
+_MINUTES_CLOCK = re.compile(r"([0-9]+(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?")
+MAX_MINUTES_BASE, MAX_MINUTES_INCREMENT = 24 * 3600.0, 3600.0
+
+
+def parse_minutes_clock(text: str) -> Tuple[str, TimeControl]:
+    """8 Player Chess's time controls as its pages write them: ``MINUTES+SECONDS`` added a move
+    (``10+5``; ``10`` is ``10+0``), or ``none`` (also ``""`` and ``-``) for no clock.  The text as
+    kept (lower case, ``none`` for no clock) and the time control (seconds; no clock: ``has_clock``
+    false).  Raises ValueError with the reason."""
+    text = text.strip().lower()
+    if text in ("", "none", "-"):
+        return "none", TimeControl()
+    match = _MINUTES_CLOCK.fullmatch(text)
+    if not match:
+        raise ValueError(f"time control {text!r}: want MINUTES+SECONDS (e.g. 10+5) or none")
+    base, inc = float(match.group(1)) * 60, float(match.group(2) or 0)
+    if not 0 < base <= MAX_MINUTES_BASE or inc > MAX_MINUTES_INCREMENT:
+        raise ValueError(f"time control {text!r} is out of range (up to 1440 minutes, 3600 s a move)")
+    return text, TimeControl(base=base, inc=inc)

@@ -186,7 +186,7 @@ def _current_eight(store: Store, owner: Dict[str, Any], text: str) -> Tuple[int,
     seats = [_seat(i, "human" if p == HUMAN else p, owner, None if p == HUMAN else f"xboard-engine:{p}")
              for i, p in enumerate(game.players)]
     g = game.game
-    config = {"mode": g.mode, "options": g.options.as_dict(), "tc": game.clock.text if game.clock.on else "none",
+    config = {"mode": g.mode, "options": g.options.as_dict(), "tc": game.tc_text,
               "seed": g.seed, "replay": g.to_dict()}
     result = g.result
     _store(store, "eight", config, seats, owner, [],

@@ -3,7 +3,6 @@ the clock, the legal moves as clicks, ``EightGame`` (the rules' ``Game`` with pl
 the scoreboard view) and the page's first message (``board_hello``).  The server's table adapter
 (``tables.EightPlayerTable``) hosts it."""
 import datetime
-import re
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -13,6 +12,7 @@ from ...multi.game import MODES, OPTION_NAMES, Game
 from ...multi.notation import move_text as notation_move_text
 from ...multi.position import ACTIVE, ZOMBIE
 from ...multi.rules import GREY, KIND_LETTERS, POINT_QUEEN
+from ...time_control import parse_minutes_clock
 
 HUMAN = "human"
 # Bot levels: name -> (words, Bot keyword arguments; None: a random legal move, no search).
@@ -45,29 +45,6 @@ def piece_picture(army: int, kind: int) -> str:
                           f'  <text x="50" y="67" font-size="26" font-weight="bold" text-anchor="middle" '
                           f'font-family="sans-serif" fill="{ink}">1</text>\n</svg>')
     return svg
-
-
-# --------------------------------------------------------------------- clocks
-class Clock:
-    """A time control of minutes + seconds added per move (``10+5``), or ``none``."""
-
-    def __init__(self, text: str) -> None:
-        text = text.strip().lower()
-        self.text = text
-        if text in ("", "none", "-"):
-            self.text, self.base, self.increment = "none", 0.0, 0.0
-            return
-        match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?", text)
-        if not match:
-            raise ValueError(f"time control {text!r}: want MINUTES+SECONDS (e.g. 10+5) or none")
-        self.base = float(match.group(1)) * 60
-        self.increment = float(match.group(2) or 0)
-        if not 0 < self.base <= 24 * 3600 or self.increment > 3600:
-            raise ValueError(f"time control {text!r} is out of range (up to 1440 minutes, 3600 s a move)")
-
-    @property
-    def on(self) -> bool:
-        return self.base > 0
 
 
 # --------------------------------------------------------------------- the game
@@ -104,10 +81,10 @@ class EightGame:
             raise ValueError(f"pace: seconds a bot move shows for at least, 0 to {MAX_PACE:g}")
         self.game = game if game is not None else Game(mode, options or {}, seed=seed)
         self.players = players
-        self.clock = Clock(tc)
+        self.tc_text, self.tc = parse_minutes_clock(tc)
         self.pace = float(pace)
         self.id = game_id
-        self.clocks = [self.clock.base] * 8
+        self.clocks = [self.tc.base] * 8
         self.turn_started = time.monotonic()
         self.date = datetime.date.today().strftime("%Y.%m.%d")
         self.note = ""                  # the last bot's search, or what happened last
@@ -127,10 +104,10 @@ class EightGame:
         """The seat whose clock runs, or None: no clock, the game is over, or the seat to move has
         yet to make its first move (no seat's first move is timed)."""
         turn = self.game.turn
-        return turn if self.clock.on and turn in self.moved else None
+        return turn if self.tc.has_clock and turn in self.moved else None
 
     def clock_left(self, seat: int, now: Optional[float] = None) -> float:
-        if not self.clock.on:
+        if not self.tc.has_clock:
             return 0.0
         if seat == self.running():
             return self.clocks[seat] - ((now or time.monotonic()) - self.turn_started)
@@ -141,8 +118,8 @@ class EightGame:
         """``seat``'s turn has just ended (the game has already passed the turn on, so its clock is
         no longer the running one): the time since the turn began comes off it."""
         now = time.monotonic()
-        if self.clock.on and seat in self.moved:
-            self.clocks[seat] += (self.clock.increment if moved else 0.0) - (now - self.turn_started)
+        if self.tc.has_clock and seat in self.moved:
+            self.clocks[seat] += (self.tc.inc if moved else 0.0) - (now - self.turn_started)
         self.turn_started = now
         self.version += 1
 
@@ -206,7 +183,7 @@ class EightGame:
             "targets": click_targets(g) if self.human_to_move() else [],
             "humanToMove": self.human_to_move(),
             "claimAllowed": turn is not None and self.players[turn] == HUMAN and g.claim_allowed(turn),
-            "tc": self.clock.text, "hasClock": self.clock.on, "running": self.running(),
+            "tc": self.tc_text, "hasClock": self.tc.has_clock, "running": self.running(),
             "moves": moves, "log": [[i, words] for i, words in g.log], "note": self.note,
             "result": None if result is None else {"reason": result.reason, "winners": list(result.winners),
                                                     "scores": list(result.scores), "draw": result.draw},
@@ -214,7 +191,7 @@ class EightGame:
 
     # ----------------------------------------------------------------- persistence
     def to_json(self) -> Dict[str, Any]:
-        return {"game": self.game.to_dict(), "players": self.players, "tc": self.clock.text, "pace": self.pace,
+        return {"game": self.game.to_dict(), "players": self.players, "tc": self.tc_text, "pace": self.pace,
                 "id": self.id, "date": self.date,
                 "clocks": [self.clock_left(s) for s in range(8)]}
 

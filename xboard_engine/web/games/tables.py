@@ -14,9 +14,9 @@ from ...match.referee import loss
 from ...multi.game import MODES, Game
 from ...multi.notation import move_text as eight_move_text
 from ...multi.record import write_record
-from ...time_control import parse_time_control
+from ...time_control import parse_minutes_clock, parse_time_control
 from ..rooms.wire import dumps
-from .eight_player import BOT_LEVELS as EIGHT_LEVELS, HUMAN, Clock, EightGame, board_hello
+from .eight_player import BOT_LEVELS as EIGHT_LEVELS, HUMAN, EightGame, board_hello
 from .two_player import WebGame, load_pgn, variant_info
 
 TWO_PLAYER_CLOCKS = ["300+3", "60+1", "180+2", "600+5", "900+10", "1800+20", "none"]
@@ -324,7 +324,7 @@ def check_eight_player_config(config: Dict[str, Any]) -> Dict[str, Any]:
     if not isinstance(tc, str):
         raise Refused("tc: want MINUTES+SECONDS (e.g. 10+5) or none")
     try:
-        Clock(tc)
+        parse_minutes_clock(tc)
         game = Game(mode, options)
     except (ValueError, RulesError) as error:
         raise Refused(str(error)) from None
@@ -392,10 +392,10 @@ class EightPlayerTable(Table):
         return kind
 
     def clocks(self) -> List[float]:
-        return [round(self.game.clock_left(s), 3) for s in range(8)] if self.game.clock.on else []
+        return [round(self.game.clock_left(s), 3) for s in range(8)] if self.game.tc.has_clock else []
 
     def set_clocks(self, clocks: List[float]) -> None:
-        if self.game.clock.on and len(clocks) == 8:
+        if self.game.tc.has_clock and len(clocks) == 8:
             self.game.clocks = [float(c) for c in clocks]
 
     def restart_clock(self) -> None:

@@ -189,7 +189,7 @@ async def _bot_move(hall: "Hall", room: Room, seat: int, at: int) -> None:
             settings = EIGHT_LEVELS.get(level, EIGHT_LEVELS["fast"])[1]
             seconds = float((settings or {}).get("movetime") or 1.0)
             text = await hall.pool.run(eight_player_move, g.game.to_dict(), settings,
-                                       budget(left, g.clock.increment, seconds), seed_now(), room.slug)
+                                       budget(left, g.tc.inc, seconds), seed_now(), room.slug)
     except Exception as error:                   # a worker's fault: the server goes on
         print(f"xboard-engine serve: bot of game {room.slug} failed: {error!r}", flush=True)
         text = None
