@@ -29,7 +29,8 @@ from ..search.runtime import engine_name
 from ..search.score import from_search
 from ..search.searcher import FULL_SKILL, Info, Limits
 from ..search.smp import usable_threads
-from ..search.timeman import Clock, LagEstimate, MOVE_LAG, budget
+from ..search.timeman import LagEstimate, MOVE_LAG, budget
+from ..time_control import TimeControl
 from .driver import SearchDriver
 from .textio import OVERLONG, Channel
 from .options import (CHESS960, CLEAR_HASH, ELO, ELO_MIN, ELO_PER_LEVEL, HASH, LANCER_TURN_CASTLES, LIMIT_STRENGTH,
@@ -289,7 +290,7 @@ class UciEngine:
             self.lag.update(self._expected[1], left)      # learn the GUI's lag as in CECP
         self._expected = None
         lag = max(self.lag.value, int(self.options[MOVE_OVERHEAD]) / 1000.0)
-        clock = Clock(mps=go.movestogo or 0, base=0.0, inc=inc)
+        clock = TimeControl(moves=go.movestogo or 0, base=0.0, inc=inc)
         made = 0 if go.movestogo else pos.fullmove - 1
         soft, hard = budget(clock, left, made, lag)
         return soft or 0.0, hard or 0.0

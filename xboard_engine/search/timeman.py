@@ -23,6 +23,8 @@ Times are seconds, measured from the moment the command that started the thinkin
 """
 from typing import NamedTuple, Optional, Sequence
 
+from ..time_control import TimeControl
+
 MOVE_OVERHEAD = 0.03        # seconds the GUI's clock may run on one move while the engine cannot see it
 MOVE_LAG = 0.005            # seconds per move a GUI usually charges beyond the engine's own measure
 MARGIN_FRACTION = 0.05      # plus this share of the remaining time ...
@@ -36,14 +38,6 @@ HARD_SHARES = 1.25          # hard limit: at most this many fair shares (a searc
 HARD_FRACTION = 0.5         # ... and at most this part of the usable clock (also on the last move
                             # before a time control: XBoard's lag spikes reach 0.3 s on a busy machine)
 ITERATION_STRETCH = 2.0     # a new iteration must be expected to end within this many soft limits
-
-
-class Clock(NamedTuple):
-    """The time control as the GUI set it."""
-    mps: int = 40               # moves per session, 0 = sudden death
-    base: float = 300.0         # seconds per session
-    inc: float = 0.0            # seconds added after each move
-    st: Optional[float] = None  # fixed seconds per move (overrides the clock)
 
 
 class Budget(NamedTuple):
@@ -64,7 +58,7 @@ def moves_to_go(mps: int, moves_made: int) -> Optional[int]:
     return mps - moves_made % mps
 
 
-def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) -> Budget:
+def budget(clock: TimeControl, left: float, moves_made: int, lag: float = MOVE_LAG) -> Budget:
     """Soft and hard limits for the next move.
 
     ``left`` is the engine's remaining time (seconds, as the GUI last reported it), ``moves_made``
@@ -75,7 +69,7 @@ def budget(clock: Clock, left: float, moves_made: int, lag: float = MOVE_LAG) ->
         hard = max(0.0, clock.st - safety_margin(clock.st) - lag)
         return Budget(None, hard)              # a fixed time per move is spent in full
     left = max(0.0, left)
-    to_go = moves_to_go(clock.mps, moves_made)
+    to_go = moves_to_go(clock.moves, moves_made)
     horizon = to_go if to_go is not None else SUDDEN_DEATH_MOVES
     coming = to_go - 1 if to_go is not None else max(SUDDEN_DEATH_MOVES, GAME_MOVES - moves_made) - 1
     later = max(0.0, lag - clock.inc) * coming              # kept for the moves to come

@@ -14,7 +14,8 @@ from ...core.errors import RulesError
 from ...core.moves import Move
 from ...core.position import Position
 from ...core.variant import get_variant
-from ...search.timeman import Budget, Clock, LagEstimate, budget
+from ...search.timeman import Budget, LagEstimate, budget
+from ...time_control import TimeControl
 from ..options import CECP, LANCER_TURN_CASTLES, MISDRAWS, SETUP_NUMBER, OptionValue, default_values
 from ..xboard.guided_entry import GuidedEntry
 from ..xboard.view import XBoardView, refusal_hint
@@ -232,5 +233,5 @@ class Session(GuidedEntry):
 
     def budget(self) -> Budget:
         """Soft and hard limits of the next move (timeman)."""
-        clock = Clock(self.mps, self.base, self.inc, self.st)
+        clock = TimeControl(moves=self.mps, base=self.base, inc=self.inc, st=self.st)
         return budget(clock, self.time_left, self.pos.fullmove - 1, self.lag.value)
