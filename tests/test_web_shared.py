@@ -229,7 +229,12 @@ def test_a_process_stopped_cleanly_lets_its_games_go_and_another_takes_them(tmp_
             for _ in range(4):
                 await create(maker, kind="two", seats=[{"kind": "me"}, {"kind": "open"}], tc="300+3")
             await close_all(maker)
-        run(make_games(), timeout=60)
+        try:
+            run(make_games(), timeout=60)
+        except Exception as error:            # what the two processes said, to see where it waited
+            a.stop()
+            b.stop()
+            raise AssertionError(f"{error!r}\na said: {a.output()}\nb said: {b.output()}") from error
         before = _games_and_hosts(a)
         assert sorted(host for _, host in before) == sorted([_number(a)] * 2 + [_number(b)] * 2)
         b.stop()
