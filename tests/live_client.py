@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
 
+from xboard_engine.web.rooms import messages
 from xboard_engine.web.rooms.shared import MOVED
 from xboard_engine.web.rooms.wire import whole_state
 
@@ -159,6 +160,10 @@ class Client:
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"connection ended: {msg.type} {msg.data!r} {msg.extra!r}")
         data = json.loads(msg.data)
+        socket = messages.socket_of(getattr(self, "path", ""))
+        if socket:                                 # every message the server sends is declared
+            wrong = messages.undeclared(socket, data)
+            assert not wrong, wrong
         if data.get("type") == "state":            # made whole, as a page does
             data = whole_state(data, self.last_state)
             assert data is not None, "a state whose history does not follow the last one"

@@ -243,29 +243,30 @@ def test_wrong_bot_messages_are_refused_with_the_reason_and_change_nothing(serve
         await guest.wait_for("lobby")
         assert "choose a name first" in await refusal(guest, {"type": "bot"})
         pat = await new_player(server, "Pax")
-        cases = [({"variants": "normal"}, "variants: want a list"),
+        cases = [({"variants": "normal"}, "bot: variants must be a list"),
                  ({"variants": []}, "variants: want a list"),
                  ({"variants": ["normal"] * 10000}, "message too long"),
                  ({"variants": ["normal"] * 500}, "variants: at most"),
                  ({"variants": ["nonsense"]}, "unknown variant 'nonsense'"),
                  ({"variants": [{"a": 1}]}, "unknown variant"),
-                 ({"minTc": "5"}, "minTc: seconds"),
+                 ({"minTc": "5"}, "bot: minTc must be a number"),
                  ({"maxTc": 10 ** 9}, "maxTc: seconds"),
-                 ({"minTc": True}, "minTc: seconds"),
+                 ({"minTc": True}, "bot: minTc must be a number"),
                  ({"minTc": 600, "maxTc": 60}, "minTc is above maxTc"),
                  ({"rated": "yes"}, 'rated: "rated", "casual" or "both"'),
-                 ({"rated": ["rated"]}, 'rated: "rated"'),
+                 ({"rated": ["rated"]}, "bot: rated must be text"),
                  ({"maxGames": 0}, "maxGames: a whole number"),
-                 ({"maxGames": 1.5}, "maxGames: a whole number"),
-                 ({"maxGames": True}, "maxGames: a whole number"),
+                 ({"maxGames": 1.5}, "bot: maxGames must be a whole number"),
+                 ({"maxGames": True}, "bot: maxGames must be a whole number"),
                  ({"maxGames": 11}, "maxGames: a whole number, 1 to 10"),
-                 ({"engine": 123}, "engine: want"),
+                 ({"engine": 123}, "bot: engine must be text"),
                  ({"engine": "x" * 500}, "engine: at most 80")]
         for fields, words in cases:
             why = await refusal(pat, dict({"type": "bot"}, **fields))
             assert words in why, (fields, why)
-        for message in ({"type": "decline"}, {"type": "decline", "gameId": 5}, {"type": "decline", "gameId": "x" * 99}):
+        for message in ({"type": "decline"}, {"type": "decline", "gameId": "x" * 99}):
             assert "no such game" in await refusal(pat, message)
+        assert await refusal(pat, {"type": "decline", "gameId": 5}) == "decline: gameId must be text"
         status, page = await get_json(pat, f"/p/{pat.id}.json")
         assert page["bot"] is None
         await close_all(guest, pat)

@@ -129,7 +129,7 @@ def test_what_cannot_be_rated_is_refused_with_the_reason(server, challenge, why)
         assert error["message"].startswith("rated: ") and why in error["message"]
         for bad in ("yes", 1):
             await alice.send({"type": "create", "rated": bad, "kind": "two", "seats": [{"kind": "me"}, {"kind": "open"}]})
-            assert (await alice.wait_for("error"))["message"] == "rated: true or false"
+            assert (await alice.wait_for("error"))["message"] == "create: rated must be true or false"
         await close_all(alice)
     run(scenario())
 
@@ -256,8 +256,8 @@ def test_a_seek_taken_from_the_list_pairs_and_a_closed_page_takes_its_seeks_away
     ({"tc": "40/300"}, "seconds + increment"),
     ({"variant": "nonsense"}, "unknown variant"),
     ({"min": 1800, "max": 1200}, "min is above max"),
-    ({"min": "high"}, "min: a rating"),
-    ({"rated": 1}, "rated: true or false"),
+    ({"min": "high"}, "seek: min must be a number"),
+    ({"rated": 1}, "seek: rated must be true or false"),
 ])
 def test_bad_seeks_are_refused_with_the_reason(server, seek, why):
     async def scenario():

@@ -296,7 +296,7 @@ def test_a_game_from_a_fen_and_bad_start_positions_refused(board):
         assert state["fens"][0] == fen
         await me.connect("/ws/lobby")
         await me.wait_for("lobby")
-        for extra, words in (({"pgn": [[["1. e4"]]]}, "pgn: want the text"), ({"fen": {"x": 1}}, "fen: want a FEN"),
+        for extra, words in (({"pgn": [[["1. e4"]]]}, "create: pgn must be text"), ({"fen": {"x": 1}}, "create: fen must be text"),
                              ({"fen": "8/8 w"}, "bad FEN"), ({"pgn": "1. e4 e5 2. Ke3 *"}, "PGN: move 2. Ke3")):
             await me.send(dict({"type": "create", "kind": "two", "variant": "normal", "tc": "none",
                                 "seats": [{"kind": "me"}, {"kind": "me"}]}, **extra))

@@ -252,7 +252,8 @@ def test_malformed_oversized_nested_and_binary_messages_refused_connection_kept(
                  ('{"type": "teleport"}', "unknown message type 'teleport'"),
                  ("[" * 10000, "message nested too deeply"),
                  ('{"type": "chat", "text": "' + "z" * 20000 + '"}', "message too long (20028 characters"),
-                 ('{"type": "move", "move": 7}', "move: want the move's text")]
+                 ('{"type": "move", "move": 7}', "move: move must be text"),
+                 ('{"type": "move", "move": " "}', "move: want the move's text")]
         for text, words in cases:
             await alice.send(text)
             assert (await alice.wait_for("error"))["message"].startswith(words), text[:40]

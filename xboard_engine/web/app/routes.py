@@ -5,17 +5,15 @@ import asyncio
 import html
 import os
 import secrets
-from typing import Any, Awaitable, Callable, Dict, Optional, Set
+from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..community import bot_accounts, seeks, tournaments
-from ..games.tables import Refused
-from ..rooms import wire
+from ..community import tournaments
+from ..rooms import dispatch, wire
 from ..rooms.hall import Hall
 from ..rooms.lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from ..rooms.room import Room, Viewer
-from ..rooms.seating import cancel, create
 from ..rooms.shared import Elsewhere
 from .collector import Collector
 from .pictures import add_picture_routes
@@ -197,31 +195,6 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             return web.Response(status=404, text="no such tournament\n")
         return await socket(request, None, t)
 
-    async def answer(viewer: Viewer, text: str, handlers: Dict[str, Callable[[Dict[str, Any]], Awaitable[Any]]]) -> None:
-        """One message of a lobby or tournament page: within the rate, parsed, given to the handler of
-        its type (awaited); a refusal is an ``error`` reply and changes nothing."""
-        try:
-            if not viewer.messages.allow():
-                viewer.refusals += 1
-                raise wire.BadMessage("too many messages: slow down")
-            data = wire.parse(text)
-            handler = handlers.get(data["type"])
-            if handler is None:
-                raise wire.BadMessage(f"unknown message type {data['type']!r}")
-            await handler(data)
-        except (wire.BadMessage, Refused) as error:
-            viewer.send(wire.dumps({"type": "error", "message": str(error)}))
-
-    async def rename(viewer: Viewer, data: Dict[str, Any]) -> None:
-        await hall.rename(viewer, data.get("name"))
-        viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
-
-    async def tournament_message(viewer: Viewer, t: Any, text: str) -> None:
-        await answer(viewer, text, {"join": lambda data: tournaments.join(hall, viewer, t),
-                              "withdraw": lambda data: tournaments.withdraw(hall, viewer, t),
-                              "start": lambda data: tournaments.start_now(hall, viewer, t),
-                              "name": lambda data: rename(viewer, data)})
-
     async def socket(request: web.Request, room: Optional[Room], tournament: Any = None) -> web.StreamResponse:
         if gate.foreign_origin(request):
             return web.Response(status=403, text="forbidden origin\n")
@@ -274,12 +247,9 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 send(wire.dumps(dict(shared, mine=your_games(hall, viewer))))
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
-                    if room is not None:
-                        await hall.handle(viewer, msg.data)
-                    elif tournament is not None:
-                        await tournament_message(viewer, tournament, msg.data)
-                    else:
-                        await lobby_message(viewer, msg.data)
+                    await dispatch.handle(hall, viewer, "game" if room is not None else
+                                          "tournament" if tournament is not None else "lobby",
+                                          room if room is not None else tournament, msg.data)
                     if viewer.refusals > MAX_REFUSALS:
                         queue.put_nowait((WSCloseCode.POLICY_VIOLATION, b"flood"))
                         await asyncio.wait([writing], timeout=5)
@@ -294,38 +264,6 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             if not gate.open[address]:
                 del gate.open[address]
         return ws
-
-    async def lobby_message(viewer: Viewer, text: str) -> None:
-        async def cancel_game(data: Dict[str, Any]) -> None:
-            try:
-                room = await hall.room_at(data.get("gameId"))
-            except Elsewhere:                   # a challenge another process hosts: it is told
-                await hall.shared.cancel(data.get("gameId"), viewer.player_id)
-                return
-            if room is None:
-                raise Refused("no such game")
-            async with room.lock:
-                await cancel(hall, viewer, room)
-
-        async def create_game(data: Dict[str, Any]) -> None:
-            viewer.send(wire.dumps(await create(hall, viewer, data)))
-
-        async def create_tournament(data: Dict[str, Any]) -> None:
-            viewer.send(wire.dumps(await tournaments.create(hall, viewer, data)))
-
-        async def unseek(data: Dict[str, Any]) -> None:
-            seeks.withdraw(hall, viewer, data)
-
-        await answer(viewer, text, {
-            "name": lambda data: rename(viewer, data),
-            "create": create_game,
-            "seek": lambda data: seeks.seek(hall, viewer, data),
-            "accept": lambda data: seeks.accept(hall, viewer, data),
-            "unseek": unseek,
-            "tournament": create_tournament,
-            "bot": lambda data: bot_accounts.register(hall, viewer, data),
-            "decline": lambda data: bot_accounts.decline(hall, viewer, data),
-            "cancel": cancel_game})
 
     async def lobby_socket(request: web.Request) -> web.StreamResponse:
         return await socket(request, None)

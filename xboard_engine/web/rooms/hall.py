@@ -1,7 +1,7 @@
 """The server's logic, without the network: the games being played (each a ``Room``, in
 ``room.py``), the players' names (who a page is: ``people``), who may act for which seat, and the
-store behind it all.  Every action is committed to the store before anyone hears of it.  ``routes`` feeds the hall
-each page's messages through a ``Viewer``.  The rest of the logic is in rooms of its own:
+store behind it all.  Every action is committed to the store before anyone hears of it.  ``dispatch`` routes
+each page's message (declared in ``messages``) to the hall and the modules below, with its ``Viewer``.  The rest of the logic is in rooms of its own:
 ``seating`` (new games, seats, limits), ``course`` (turns, clocks, timers, bots), ``offers`` (draw,
 takeback, rematch, abort), ``talk`` (chat, arrows), ``lobby`` (the lists)."""
 import asyncio
@@ -9,8 +9,7 @@ import concurrent.futures
 import time
 from typing import Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Set
 
-from . import course, offers, seating, talk, wire
-from ...core.errors import RulesError
+from . import course, seating, talk, wire
 from ...match.engines import EngineConfig
 from ..community import bot_accounts, names, rated, seeks, tournaments
 from ..compute.analysis import Analyst
@@ -41,7 +40,6 @@ LOCAL = Policy(first_move=0.0, challenge_minutes=0.0, max_challenges=1000, max_b
 
 
 # Game page messages that change the room: handled under its lock.
-LOCKED = frozenset(["take", "cancel", "chat", "move", "resign", "claim"]) | frozenset(offers.HANDLERS)
 
 
 class Hall:
@@ -399,59 +397,7 @@ class Hall:
                 "solo": room.solo(viewer.player_id), "local": self.policy.local,
                 "teams": [room.table.team_of(s) for s in range(room.table.seat_count)]}
 
-    # ----------------------------------------------------------------- messages
-    async def handle(self, viewer: Viewer, text: str) -> None:
-        """One message from a game page; a refused one gets an ``error`` reply, nothing changes.
-        Whatever changes the game, its seats or its chat runs under the room's lock, so its checks
-        and its store write see the room as no one else changes it meanwhile."""
-        try:
-            if not viewer.messages.allow():
-                viewer.refusals += 1
-                raise wire.BadMessage("too many messages: slow down")
-            data = wire.parse(text)
-            room = viewer.room
-            if room is None:
-                raise wire.BadMessage("not in a game")
-            kind = data["type"]
-            if kind == "name":
-                await self.rename(viewer, data.get("name"))
-                viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
-            elif kind == "arrows":
-                talk.arrows(viewer, room, data.get("arrows"))
-            elif kind == "analyse":
-                await self.analyst.request(viewer, room)
-            elif kind == "lines":
-                self.analyst.lines(viewer, room, data.get("ply"))
-            elif kind == "position":
-                await self.analyst.position(viewer, room, data.get("ply"))
-            elif kind == "board":                  # a finished game's position: read, not changed
-                viewer.send(wire.dumps(await seating.analysis_board(self, viewer, room, data.get("ply"))))
-            elif kind in LOCKED:
-                if kind == "move":
-                    move = data.get("move", "")
-                    if not isinstance(move, str) or not move.strip() or len(move) > 40:
-                        raise Refused("move: want the move's text, e.g. e2e4")
-                async with room.lock:
-                    await self._locked(viewer, room, kind, data)
-            else:
-                raise wire.BadMessage(f"unknown message type {kind!r}")
-        except (wire.BadMessage, Refused, RulesError) as error:
-            viewer.send(wire.dumps({"type": "error", "message": str(error)}))
-
-    async def _locked(self, viewer: Viewer, room: Room, kind: str, data: Dict[str, Any]) -> None:
-        """A message that changes the room, its lock held."""
-        if kind == "take":
-            await seating.take_seat(self, viewer, room, data.get("seat"), data.get("secret"))
-        elif kind == "cancel":
-            await seating.cancel(self, viewer, room)
-        elif kind == "chat":
-            await talk.chat(self, viewer, room, data.get("text"), data.get("channel", "all"))
-        elif kind in offers.HANDLERS:
-            await offers.HANDLERS[kind](self, viewer, room, data)
-        else:                                      # move, resign, claim
-            move = data.get("move", "")
-            await self.act(viewer, room, kind, move.strip() if isinstance(move, str) else "", data.get("seat"))
-
+    # ----------------------------------------------------------------- actions
     def acting_seat(self, viewer: Viewer, room: Room, kind: str, wanted: Any) -> int:
         owned = room.owned_by(viewer.player_id)
         if not owned:
