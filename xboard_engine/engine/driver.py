@@ -9,15 +9,35 @@ finished search's answer back until ``release`` (UCI's ``go infinite`` and ``go 
 after ``stop`` or ``ponderhit``).  After ``halt`` (``quit`` read) every search and job stops at once.
 """
 import threading
-from typing import Callable, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
+from ..core.errors import SearchStopped
 from ..core.moves import Move
 from ..core.position import Position
-from ..search.bench import Job
 from ..search.searcher import Info, Limits, Result
 from ..search.smp import ParallelSearcher
 
 T = TypeVar("T")
+
+
+class Job:
+    """The stop token of a long command (perft, bench) that the command loop may stop from its own
+    thread: ``stop()`` sets ``stopped`` and stops the search the job is running, if any; ``check()``
+    raises ``SearchStopped`` once it is stopped (``search.bench.StopToken``)."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self.searcher: Optional[Any] = None
+
+    def stop(self) -> None:
+        self.stopped = True
+        searcher = self.searcher
+        if searcher is not None:
+            searcher.stop()
+
+    def check(self) -> None:
+        if self.stopped:
+            raise SearchStopped
 
 
 class SearchDriver:

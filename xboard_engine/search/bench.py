@@ -4,10 +4,10 @@ positions.
 ``bench`` searches every position to a fixed depth with a fresh ``Searcher``; the total node count
 is the search signature, which changes only when the search (or the move order of the rules core)
 does.  ``scripts/bench.py`` times the same positions and compares variants.  Both commands run in
-the engine's worker thread as a ``Job`` that the command loop can stop (``stop``, ``new``, ``?``).
+the engine's worker thread as the driver's ``Job`` (a ``StopToken`` here) that the command loop can stop (``stop``, ``new``, ``?``).
 """
 import time
-from typing import Callable, Iterator, Optional, Tuple
+from typing import Any, Callable, Iterator, Optional, Protocol, Tuple
 
 from ..core.errors import SearchStopped
 from ..core.position import Position
@@ -55,29 +55,29 @@ def bench_position(variant: str, number: Optional[int], fen: Optional[str], move
     return pos
 
 
-class Job:
-    """A long command (perft, bench) that another thread may stop: ``stop()`` sets ``stopped`` and
-    stops the search the job is running, if any."""
+class StopToken(Protocol):
+    """What the counting commands need of the driver's ``Job`` (engine/driver.py), the stop token of
+    a long command: ``check()`` raises ``SearchStopped`` once the job is stopped, and ``searcher`` is
+    the search it runs now (stopped with it)."""
+    searcher: Any
+
+    def check(self) -> None: ...
+
+
+class _Unstopped:
+    """The token of a bench nobody stops (``bench()`` without a job)."""
 
     def __init__(self) -> None:
-        self.stopped = False
-        self.searcher: Optional[Searcher] = None
-
-    def stop(self) -> None:
-        self.stopped = True
-        searcher = self.searcher
-        if searcher is not None:
-            searcher.stop()
+        self.searcher: Any = None
 
     def check(self) -> None:
-        if self.stopped:
-            raise SearchStopped
+        pass
 
 
-def bench(quick: bool = False, job: Optional[Job] = None) -> Iterator[Tuple[str, str, int, int, float]]:
+def bench(quick: bool = False, job: Optional[StopToken] = None) -> Iterator[Tuple[str, str, int, int, float]]:
     """Search every case; yields (variant, label, depth, nodes, seconds).  Raises ``SearchStopped`` when
     ``job`` is stopped."""
-    job = job or Job()
+    job = job or _Unstopped()
     for label, variant, number, fen, moves, depth, quick_depth in SEARCH_CASES:
         depth = quick_depth if quick else depth
         pos = bench_position(variant, number, fen, moves)
@@ -89,7 +89,7 @@ def bench(quick: bool = False, job: Optional[Job] = None) -> Iterator[Tuple[str,
         yield variant, label, depth, nodes, time.perf_counter() - start
 
 
-def run_bench(send: Callable[[str], None], quick: bool = False, job: Optional[Job] = None) -> Optional[int]:
+def run_bench(send: Callable[[str], None], quick: bool = False, job: Optional[StopToken] = None) -> Optional[int]:
     """The ``bench`` command: one line per position, then the signature; returns the signature
     (None, after a line saying so, when ``job`` was stopped)."""
     total = 0
@@ -110,7 +110,7 @@ def run_bench(send: Callable[[str], None], quick: bool = False, job: Optional[Jo
 MAX_PERFT_DEPTH = 8
 
 
-def perft(pos: Position, depth: int, job: Job) -> int:
+def perft(pos: Position, depth: int, job: StopToken) -> int:
     """``pos.perft(depth)`` that raises ``SearchStopped`` soon after ``job`` is stopped (``pos`` is left
     as it was either way)."""
     if depth <= 1:
@@ -126,7 +126,7 @@ def perft(pos: Position, depth: int, job: Job) -> int:
     return total
 
 
-def run_perft(send: Callable[[str], None], prefix: str, pos: Position, depth: int, job: Job) -> None:
+def run_perft(send: Callable[[str], None], prefix: str, pos: Position, depth: int, job: StopToken) -> None:
     """The ``perft`` command: ``PREFIX DEPTH nodes N time S``, or ``PREFIX DEPTH stopped after S``."""
     start = time.perf_counter()
     try:

@@ -10,10 +10,9 @@ from typing import Callable, List, Optional, Tuple
 from ...core.errors import RulesError
 from ...core.moves import Move
 from ...core.position import Position
-from ...search.bench import Job
 from ...search.score import from_search
 from ...search.searcher import Info, Limits
-from ..driver import SearchDriver
+from ..driver import Job, SearchDriver
 from ..options import MULTIPV, NODES_PER_MOVE, SKILL
 from .session import Session
 
