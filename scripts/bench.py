@@ -194,13 +194,13 @@ THREAD_CASES = [("normal", "ruy lopez"), ("normal", "kiwipete"), ("chess80", "mi
 
 def run_threads(args) -> None:
     """The threads section: each of ``THREAD_CASES`` searched to its depth by one process and by two
-    (the engine's search and one helper sharing the table, ``xboard_engine/search/smp.py``), alternately, in
+    (the engine's search and one helper sharing the table, ``xboard_engine/search/parallel/smp.py``), alternately, in
     the same run; per position the time to the depth and the nodes/s of each, then their geometric
     means.  The table is cleared before every search; the helper is started and warmed up first.
     Two processes are not deterministic: the times are the median of ``--repeat`` runs (at least 3)."""
     from xboard_engine.search.bench import SEARCH_CASES, bench_position
     from xboard_engine.search.searcher import Limits
-    from xboard_engine.search.smp import ParallelSearcher
+    from xboard_engine.search.parallel.smp import ParallelSearcher
 
     cases = [c for c in SEARCH_CASES if (c[1], c[0]) in THREAD_CASES]
     searchers = {}

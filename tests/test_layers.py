@@ -146,3 +146,13 @@ def test_the_rules_catch_what_they_forbid():
     assert not allowed("paths", "search.evaluation") and not allowed("match.referee", "search.searcher")
     assert allowed("web.hall", "core.position") and allowed("engine.uci", "search.searcher")
     assert allowed("botclient", "web.rooms.wire") and allowed("match.seat", "search.score")
+
+
+def test_every_folder_of_the_package_is_installed():
+    """pyproject.toml lists the packages a (non-editable) install copies: every folder with an
+    ``__init__.py`` is there, so a wheel has every layer."""
+    text = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    listed = set(text.split("packages = [", 1)[1].split("]", 1)[0].replace('"', " ").replace(",", " ").split())
+    folders = {".".join(init.parent.relative_to(PACKAGE.parent).parts) for init in PACKAGE.rglob("__init__.py")}
+    assert folders - listed == set(), "not in pyproject.toml's packages"
+    assert "xboard_engine.search.parallel" in folders

@@ -19,9 +19,9 @@ from xboard_engine import Position
 from xboard_engine.search.bench import SEARCH_CASES, bench_position
 from xboard_engine.search.searcher import Limits, Searcher
 from xboard_engine.search.ttable import EXACT, LOWER
-from xboard_engine.search.shared_table import SharedTable, decode_move, encode_move
-from xboard_engine.search.shared_memory import MEMORY_VARIABLE, NamedMemory, memory_kind
-from xboard_engine.search.smp import ParallelSearcher, Team
+from xboard_engine.search.parallel.shared_table import SharedTable, decode_move, encode_move
+from xboard_engine.search.parallel.shared_memory import MEMORY_VARIABLE, NamedMemory, memory_kind
+from xboard_engine.search.parallel.smp import ParallelSearcher, Team
 
 
 def children(pid: int) -> List[int]:
@@ -76,7 +76,7 @@ def helper_memory(pid: int) -> str:
     """A helper's first argument: how it reached the memory (``fd:N`` or ``name:NAME``)."""
     with open(f"/proc/{pid}/cmdline", "rb") as f:
         words = f.read().decode().split("\0")
-    return words[words.index("xboard_engine.search.smp") + 1]
+    return words[words.index("xboard_engine.search.parallel.smp") + 1]
 
 
 def assert_memory_kind(pid: int, memory: str) -> None:
@@ -328,7 +328,7 @@ def test_a_helper_whose_engine_died_before_it_had_the_memory_takes_the_name_away
     try:
         assert name in named_files()
         helper = subprocess.run(
-            [sys.executable, "-m", "xboard_engine.search.smp", memory.argument, str(memory.size), str(header),
+            [sys.executable, "-m", "xboard_engine.search.parallel.smp", memory.argument, str(memory.size), str(header),
              str(entries), "0", "1"],                       # parent 1: not this process
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             universal_newlines=True, timeout=30)
@@ -583,7 +583,7 @@ def test_threads_start_the_helpers_at_once_and_isready_waits_for_their_warm_up(m
 def test_helpers_that_cannot_start_leave_a_one_process_search(monkeypatch, capsys):
     def refuse(*args, **kwargs):
         raise OSError("no processes here")
-    monkeypatch.setattr("xboard_engine.search.smp.subprocess.Popen", refuse)
+    monkeypatch.setattr("xboard_engine.search.parallel.smp.subprocess.Popen", refuse)
     searcher = ParallelSearcher(hash_mb=2)
     searcher.set_threads(2)
     pos = bench_position("normal", None, None, "e2e4 e7e5")

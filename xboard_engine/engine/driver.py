@@ -15,7 +15,7 @@ from ..core.errors import SearchStopped
 from ..core.moves import Move
 from ..core.position import Position
 from ..search.searcher import Info, Limits, Result
-from ..search.smp import ParallelSearcher
+from ..search.parallel.smp import ParallelSearcher
 
 T = TypeVar("T")
 

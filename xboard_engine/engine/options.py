@@ -12,7 +12,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 from ..core.digits import parse_int
 from ..core.variant import VARIANT_ALIASES, setup_count, variant_names
 from ..search.searcher import FULL_SKILL
-from ..search.smp import MAX_THREADS
+from ..search.parallel.smp import MAX_THREADS
 
 CECP = "cecp"
 UCI = "uci"

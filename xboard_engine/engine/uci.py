@@ -28,7 +28,7 @@ from ..search.bench import MAX_PERFT_DEPTH, run_bench, run_perft
 from ..search.runtime import engine_name
 from ..search.score import from_search
 from ..search.searcher import FULL_SKILL, Info, Limits
-from ..search.smp import usable_threads
+from ..search.parallel.smp import usable_threads
 from ..search.timeman import LagEstimate, MOVE_LAG, budget
 from ..time_control import TimeControl
 from .driver import SearchDriver

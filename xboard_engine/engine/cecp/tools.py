@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Callable
 from ...core.digits import parse_int
 from ...core.notation import board_lines
 from ...search.bench import MAX_PERFT_DEPTH, run_bench, run_perft
-from ...search.smp import usable_threads
+from ...search.parallel.smp import usable_threads
 from ..options import CECP, CLEAR_HASH, HASH, MULTIPV, find_option
 
 if TYPE_CHECKING:

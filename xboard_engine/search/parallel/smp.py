@@ -1,7 +1,7 @@
 """Lazy SMP: the search on several processes sharing one transposition table in shared memory.
 
 With ``threads`` above 1 the engine's own search runs in its process as before, and ``threads - 1``
-helper processes (``python -m xboard_engine.search.smp``, started once and kept between moves) search the
+helper processes (``python -m xboard_engine.search.parallel.smp``, started once and kept between moves) search the
 same position at the same time, with no clock, until the engine's search ends.  They share nothing
 but the table: what one learns, the others find there, as in Stockfish's Lazy SMP.  Processes, not
 threads, because Python threads take turns on one interpreter lock.
@@ -32,16 +32,16 @@ import threading
 import time
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from ..core.moves import Move
-from ..core.position import Position
-from ..paths import IMPORT_ROOT
-from .alphabeta import MAX_PLY
-from .runtime import tune_jit
-from .searcher import Info, Limits, Result, Searcher
+from ...core.moves import Move
+from ...core.position import Position
+from ...paths import IMPORT_ROOT
+from ..alphabeta import MAX_PLY
+from ..runtime import tune_jit
+from ..searcher import Info, Limits, Result, Searcher
 from .shared_memory import attach, shared_mapping, unlink
 from .shared_table import ENTRY_WORDS, SCORE_OFFSET, SharedTable, decode_move, encode_move, table_entries
-from .ttable import DEFAULT_HASH_MB, TranspositionTable
-from .warmup import WarmUp, warmup_seconds
+from ..ttable import DEFAULT_HASH_MB, TranspositionTable
+from ..warmup import WarmUp, warmup_seconds
 
 MAX_THREADS = 512
 NODE_BITS = 20                  # a helper's report: nodes << NODE_BITS | generation
@@ -100,7 +100,7 @@ class Team:
         try:
             for k in range(helpers):
                 process = subprocess.Popen(
-                    [sys.executable, "-m", "xboard_engine.search.smp", self.memory.argument, str(self.memory.size),
+                    [sys.executable, "-m", "xboard_engine.search.parallel.smp", self.memory.argument, str(self.memory.size),
                      str(self.header), str(entries), str(k), str(os.getpid())],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=self.memory.pass_fds,
                     env=env, universal_newlines=True, start_new_session=self.memory.kind == "named")

@@ -5,7 +5,7 @@ and a move is stored as one integer (``encode_move``/``decode_move``).
 import mmap
 from typing import Callable, Dict, Optional, Union
 
-from ..core.moves import Move, MoveKind
+from ...core.moves import Move, MoveKind
 
 ENTRY_WORDS = 3                 # check (key ^ data ^ move), data, move: a torn write fails the check
 BUCKET_WORDS = 2 * ENTRY_WORDS
