@@ -15,7 +15,7 @@ class LivePage(GamePage):
         self.wait(lambda: self.data("ready") == "1", "the lobby's hello")
         if name:
             self.type("#name", name)
-            self.find("#name-form button").click()
+            self.press("#name-form button")
             self.wait(lambda: self.data("you") == name, "the name")
         return self
 
@@ -23,7 +23,7 @@ class LivePage(GamePage):
         """Fill the lobby's form (kind two or eight, variant or mode, clock, each seat) and create;
         the new game's address."""
         eight = settings.get("kind") == "eight"
-        self.find(f'input[name="kind"][value="{"eight" if eight else "two"}"]').click()
+        self.press(f'input[name="kind"][value="{"eight" if eight else "two"}"]')
         if eight:
             self.select("mode", settings.get("mode", "singles"))
             self.select("eight-tc", settings.get("tc", "10+5"))
@@ -34,7 +34,7 @@ class LivePage(GamePage):
             self.select(f"seat-{seat}", kind)
             if kind == "bot":
                 self.select(f"level-{seat}", (levels or {}).get(seat, "random" if eight else "easy"))
-        self.find("#create").click()
+        self.press("#create")
         self.wait(lambda: "/g/" in self.d.current_url, "the new game's page")
         return self.game_page()
 
@@ -63,6 +63,3 @@ class LivePage(GamePage):
         if self.data("live") == "two":
             return self.text("player-top") + " | " + self.text("player-bottom")
         return " | ".join(self.js("return [...document.querySelectorAll('#scores td.player')].map(t => t.textContent)"))
-
-    def press(self, css: str) -> None:
-        self.find(css).click()

@@ -42,7 +42,7 @@ def quick(page: LivePage, variant: str, tc: str) -> None:
     page.select("quick-variant", variant)
     page.wait(lambda: page.js(f"return !!document.querySelector('#quick-buttons button[data-tc=\"{tc}\"]')"),
               "the quick-pairing buttons")
-    page.find(f'#quick-buttons button[data-tc="{tc}"]').click()
+    page.press(f'#quick-buttons button[data-tc="{tc}"]')
 
 
 def test_quick_pairing_a_rated_game_its_rating_change_the_player_page_and_the_analysis(server, profiles):
@@ -119,7 +119,7 @@ def test_an_8_player_games_analysis_graph_its_blunder_past_boards_and_an_analysi
     SEEN["eight"] = f"/g/{game}"
     # an analysis board from the board before Rd3 (chosen by clicking the move before it): every
     # seat the watcher's
-    page.find(f'#moves li[data-index="{rook - 2}"]').click()
+    page.press(f'#moves li[data-index="{rook - 2}"]')
     page.wait(lambda: page.data("shown") == str(rook - 1), "the board after p4")
     page.press("#analysis-board")
     page.wait(lambda: "/g/" in page.d.current_url and game not in page.d.current_url, "the analysis board")
@@ -137,14 +137,14 @@ def test_a_tournament_made_joined_and_started_by_buttons_sends_its_players_to_th
     a.type("#t-name-input", "Club Swiss")
     a.type("#t-rounds", "1")
     a.type("#t-starts", "30")
-    a.find("#tournament-form button[type=submit]").click()
+    a.press("#tournament-form button[type=submit]")
     a.wait(lambda: "/t/" in a.d.current_url and a.data("ready") == "1", "the tournament's page")
     assert a.text("t-name") == "Club Swiss" and "Swiss" in a.text("t-what")
     a.press("#join")
     a.wait(lambda: a.data("entered") == "1", "Tess joined")
     b.lobby("Uri")
     b.wait(lambda: "Club Swiss" in b.text("tournaments"), "the tournament in the lobby")
-    b.find("#tournaments tbody a").click()
+    b.press("#tournaments tbody a")
     b.wait(lambda: "/t/" in b.d.current_url and b.data("ready") == "1", "the tournament's page")
     b.press("#join")
     b.wait(lambda: b.data("entered") == "1", "Uri joined")
@@ -163,7 +163,7 @@ def test_the_lobby_tournament_and_leaderboard_pages_fit_a_phone(server, profiles
     a.lobby("Vic")
     a.js("document.getElementById('new-tournament').open = true")
     a.select("t-kind", "arena")
-    a.find("#tournament-form button[type=submit]").click()
+    a.press("#tournament-form button[type=submit]")
     a.wait(lambda: "/t/" in a.d.current_url and a.data("ready") == "1", "the tournament's page")
     tournament = a.d.current_url
     phone = LivePage(chrome(phone=True), server)

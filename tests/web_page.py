@@ -111,12 +111,26 @@ class GamePage:
         from selenium.webdriver.common.by import By
         return self.d.find_element(By.CSS_SELECTOR, css)
 
+    def press(self, css: str, timeout: float = 10.0) -> None:
+        """A click on the element ``css`` names, found again if the page redrew it between the finding and
+        the click (lists the server's messages rebuild: the lobby's buttons, the move list)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.find(css).click()
+                return
+            except StaleElementReferenceException:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
     def click(self, square: str) -> None:
         """A click (a tap on a phone) on the square's middle."""
         if getattr(self.d, "phone", False):
             self.tap_at(*self.centre(square))
         else:
-            self.find(f'[data-square="{square}"]').click()
+            self.press(f'[data-square="{square}"]')
 
     def centre(self, square: str):
         return self.js("const b = document.querySelector(`[data-square=\"${arguments[0]}\"] rect`).getBoundingClientRect();"
@@ -152,7 +166,7 @@ class GamePage:
         actions.perform()
 
     def button(self, element_id: str) -> None:
-        self.find(f"#{element_id}").click()
+        self.press(f"#{element_id}")
 
     def select(self, element_id: str, value: str) -> None:
         from selenium.webdriver.support.ui import Select
@@ -174,7 +188,7 @@ class GamePage:
 
     def choose(self, move_text: str) -> None:
         """Press the chooser's picture of that move."""
-        self.find(f'#choices button[data-move="{move_text}"]').click()
+        self.press(f'#choices button[data-move="{move_text}"]')
 
     def seats(self) -> str:
         return self.data("seats") or ""
@@ -186,7 +200,7 @@ class GamePage:
     def chat(self, text: str, channel: str = "all") -> None:
         self.select("chat-channel", channel)
         self.type("#chat-text", text)
-        self.find("#chat-form button").click()
+        self.press("#chat-form button")
 
     def chat_lines(self) -> List[str]:
         return self.js("return [...document.querySelectorAll('#chat-lines li')].filter(li => !li.hidden)"
