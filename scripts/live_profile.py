@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.environ.get("LIVE_SERVER_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from xboard_engine.web.rooms import hall, lobby, room, seating
+from xboard_engine.web.rooms import dispatch, hall, lobby, room, seating
 from xboard_engine.web.app import routes
 from xboard_engine.web.store import sqlite as store  # noqa: E402
 
@@ -64,11 +64,9 @@ timed(room.Room, "broadcast")
 timed(hall.Hall, "apply")
 timed(hall.Hall, "join")
 timed(hall.Hall, "room_at")
-timed_async(hall.Hall, "handle")
-timed(seating, "create", "seating.create")
-routes.create = seating.create                  # routes took the function by name
-timed(lobby, "lobby_view", "lobby.lobby_view")
-routes.lobby_view = lobby.lobby_view
+timed_async(dispatch, "handle")
+timed_async(seating.Seating, "create")
+timed_async(lobby.Lobby, "lobby_view")
 
 LAG = TIMES.setdefault("event loop lateness (50 ms ticks)", [])
 GC = {}

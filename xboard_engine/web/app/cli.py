@@ -225,7 +225,8 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
         return 2
     from aiohttp import web
     from ..compute.pool import BotPool
-    from ..rooms.hall import LOCAL, Hall, Policy
+    from ..rooms.hall import Hall
+    from ..rooms.services import LOCAL, Policy
     from .importer import import_local_files, owner_token
     from ..community.names import fold
     from .routes import Gate, make_app

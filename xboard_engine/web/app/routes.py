@@ -9,10 +9,8 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..community import tournaments
 from ..rooms import dispatch, wire
 from ..rooms.hall import Hall
-from ..rooms.lobby import leaderboards, lobby_hello, lobby_view, player_page, your_games
 from ..rooms.room import Room, Viewer
 from ..rooms.shared import Elsewhere
 from .collector import Collector
@@ -98,9 +96,9 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             hall.spawn(send_lobby())
 
     async def send_lobby() -> None:
-        shared = await lobby_view(hall)
+        shared = await hall.lobby.lobby_view()
         for v in list(hall.lobby_viewers):
-            v.send(wire.dumps(dict(shared, mine=your_games(hall, v))))
+            v.send(wire.dumps(dict(shared, mine=hall.lobby.your_games(v))))
 
     hall.on_lobby_change = lobby_changed
 
@@ -169,7 +167,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         return page("player.html")
 
     async def player_data(request: web.Request) -> web.Response:
-        data = await player_page(hall, int(request.match_info["id"]), await viewer_id(request))
+        data = await hall.lobby.player_page(int(request.match_info["id"]), await viewer_id(request))
         if data is None:
             return web.json_response({"error": "no such player"}, status=404)
         return web.json_response(data, dumps=wire.dumps)
@@ -182,7 +180,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         keys = await hall.store.rating_keys()
         if key is not None and key not in keys:
             return web.json_response({"error": "no such rating pool"}, status=404)
-        return web.json_response(await leaderboards(hall, key, keys), dumps=wire.dumps)
+        return web.json_response(await hall.lobby.leaderboards(key, keys), dumps=wire.dumps)
 
     async def tournament_html(request: web.Request) -> web.Response:
         if await hall.tournament_at(request.match_info["slug"]) is None:
@@ -237,14 +235,14 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             if room is not None:
                 await hall.join(viewer, room)
             elif tournament is not None:
-                shown = await tournaments.view(hall, tournament, viewer)
+                shown = await hall.tournaments.view(tournament, viewer)
                 tournament.viewers.add(viewer)
                 send(wire.dumps(shown))
             else:
-                shared = await lobby_view(hall)
+                shared = await hall.lobby.lobby_view()
                 hall.lobby_viewers.add(viewer)
-                send(wire.dumps(lobby_hello(hall, viewer)))
-                send(wire.dumps(dict(shared, mine=your_games(hall, viewer))))
+                send(wire.dumps(hall.lobby.lobby_hello(viewer)))
+                send(wire.dumps(dict(shared, mine=hall.lobby.your_games(viewer))))
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     await dispatch.handle(hall, viewer, "game" if room is not None else

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from . import eight_pairing, pairing, rated, ratings
 
 if TYPE_CHECKING:
-    from ..rooms.hall import Hall
+    from ..store.thread import AsyncStore
     from .tournaments import Tournament
 
 
@@ -36,11 +36,11 @@ def eight_scores(game: Dict[str, Any]) -> Optional[List[float]]:
     return None
 
 
-async def ratings_now(hall: "Hall", t: "Tournament") -> Dict[int, float]:
+async def ratings_now(store: "AsyncStore", t: "Tournament") -> Dict[int, float]:
     """Each entrant's rating in the tournament's pool now (read together)."""
     now, key = time.time(), t.pool()
     people = list(t.entrants)
-    stored = await asyncio.gather(*[hall.store.rating(p, key) for p in people])
+    stored = await asyncio.gather(*[store.rating(p, key) for p in people])
     return {p: rated.aged(p, key, r, now).rating for p, r in zip(people, stored)}
 
 

@@ -1,3 +1,4 @@
+
 """Tournaments the server plays by itself: an **arena** (a fixed time; players are paired again as
 soon as their game ends, by points and rating, lichess's scoring with streaks), a **Swiss** (a fixed
 number of rounds, pairing within score groups, no pair twice, colours balanced, a bye for an odd
@@ -26,21 +27,19 @@ Who may make one: a person has at most ``MAX_OWN`` tournaments waiting or runnin
 and one network address (many cookies, or a club behind one router) at most
 ``MAX_OWN_PER_ADDRESS``.  The creator's address is not stored: it is kept in memory for this run
 of the server only, so tournaments loaded after a restart count for no address."""
-import asyncio
 import random
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from . import bot_accounts, eight_pairing, pairing, rated, ratings
+from . import eight_pairing, pairing, rated, ratings
 from ..games.tables import Refused, check_eight_player_config, check_two_player_config
 from ..rooms import wire
-from ..rooms.room import Room, Viewer
-from ..rooms.seating import start_game
+from ..rooms.room import Room, Viewer, Watched
 from ..store.records import Entrant, StoredGame, StoredSeat, StoredTournament
 from .standings import ratings_now, standings, two_score
 
 if TYPE_CHECKING:
-    from ..rooms.hall import Hall
+    from ..rooms.services import HallServices
 
 KINDS = ("arena", "swiss", "eight")
 MAX_OWN = 2                       # tournaments a person may have waiting or running that they made
@@ -48,11 +47,13 @@ MAX_OWN_PER_ADDRESS = 10          # tournaments waiting or running made from one
 MAX_ENTRANTS = 500
 
 
-class Tournament:
-    """A tournament in memory: what the store says, and the pages watching it."""
+class Tournament(Watched):
+    """A tournament in memory: what the store says, and the pages watching it.  Its lock is held
+    while its entrants or rounds change (one pairing at a time, each from what the last one left)."""
 
     def __init__(self, stored: StoredTournament, entrants: List[Entrant],
                  games: List[Tuple[int, Optional[StoredGame], List[StoredSeat], Optional[int]]]) -> None:
+        super().__init__()
         self.id = stored.id
         self.slug = stored.slug
         self.kind = stored.kind
@@ -72,19 +73,9 @@ class Tournament:
                 self.games[game.id] = {"round": round_number, "slug": game.slug, "status": game.status,
                                        "result": game.result,
                                        "seats": [s.player_id if s.kind == "player" else None for s in seats]}
-        self.viewers: Set[Viewer] = set()
         # the address it was made from, kept for this run of the server only (not in the store:
         # None for a tournament made before a restart)
         self.address: Optional[str] = None
-        self._lock: Optional[asyncio.Lock] = None
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """Held while the tournament's entrants or rounds change (and the store is awaited): one
-        pairing at a time, each from what the last one left.  Made on first use, on the loop."""
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        return self._lock
 
     # ----------------------------------------------------------------- facts
     @property
@@ -156,28 +147,6 @@ def check_settings(data: Dict[str, Any]) -> Tuple[str, Dict[str, Any], float]:
     return kind, config, time.time() + 60.0 * float(wait)
 
 
-async def create(hall: "Hall", viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
-    if hall.policy.local:
-        raise Refused("this server is one person's: tournaments are for a server with other people")
-    kind, config, starts = check_settings(data)
-    player = await hall.people.ensure_player(viewer)
-    bot_accounts.refuse_as_person(hall, player["id"], "create a tournament")
-    own = [t for t in hall.tournaments.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
-    if len(own) >= MAX_OWN:
-        raise Refused(f"you have {len(own)} tournaments waiting or running (at most {MAX_OWN})")
-    from_here = [t for t in hall.tournaments.values()
-                 if t.address == viewer.address and t.status in ("waiting", "running")]
-    if len(from_here) >= MAX_OWN_PER_ADDRESS:
-        raise Refused(f"{len(from_here)} tournaments made from your address are waiting or running "
-                      f"(at most {MAX_OWN_PER_ADDRESS})")
-    stored = await hall.store.add_tournament(kind, config, player["id"], starts)
-    t = Tournament(stored, [], [])
-    t.address = viewer.address
-    hall.tournaments[t.id] = t
-    hall.lobby_changed()
-    return {"type": "tournamentCreated", "id": t.slug, "path": f"/t/{t.slug}"}
-
-
 def may_join(t: Tournament) -> Optional[str]:
     """Why nobody may join now (None: they may)."""
     if t.status not in ("waiting", "running"):
@@ -189,124 +158,6 @@ def may_join(t: Tournament) -> Optional[str]:
     return None
 
 
-async def join(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
-    why = may_join(t)
-    if why:
-        raise Refused(why)
-    player = await hall.people.ensure_player(viewer)
-    async with t.lock:                     # checked again where no pairing is being made
-        why = may_join(t)
-        if why:
-            raise Refused(why)
-        bot_accounts.refuse_as_person(hall, player["id"], "join a tournament")
-        old = t.entrants.get(player["id"])
-        if old is not None and not old.withdrawn:
-            return
-        if old is None and len(t.entrants) >= MAX_ENTRANTS:
-            raise Refused(f"the tournament is full ({MAX_ENTRANTS} players)")
-        entrant = Entrant(player["id"], player["name"], old.joined if old else time.time(), False)
-        await hall.store.set_entrant(t.id, entrant)
-        t.entrants[player["id"]] = entrant
-    await changed(hall, t)
-
-
-async def withdraw(hall: "Hall", viewer: Viewer, t: Tournament, player_id: Optional[int] = None) -> None:
-    pid = player_id if player_id is not None else viewer.player_id
-    async with t.lock:
-        old = t.entrants.get(pid) if pid is not None else None
-        if old is None or old.withdrawn:
-            raise Refused("you are not playing in this tournament")
-        entrant = old._replace(withdrawn=True)
-        await hall.store.set_entrant(t.id, entrant)
-        t.entrants[pid] = entrant
-    await changed(hall, t)
-
-
-async def start_now(hall: "Hall", viewer: Viewer, t: Tournament) -> None:
-    """The creator begins a waiting tournament before its time (everyone who has joined plays)."""
-    async with t.lock:
-        if viewer.player_id is None or viewer.player_id != t.creator:
-            raise Refused("only the tournament's creator can start it early")
-        if t.status != "waiting":
-            raise Refused("the tournament has begun")
-        if len(t.active()) < 2:
-            raise Refused("a tournament needs at least two players")
-        starts = time.time()
-        await hall.store.set_tournament_start(t.id, starts)
-        t.starts = starts
-    await changed(hall, t)
-
-
-# --------------------------------------------------------------------- the course of a tournament
-async def changed(hall: "Hall", t: Tournament, pair: bool = True) -> None:
-    """Something happened: pair whoever may be paired now, then show everyone.  ``pair`` False: an
-    arena waits for the next sweep (a few seconds) to pair, so that a game's two players, free at
-    the same moment, are not paired together again before others come free."""
-    await advance(hall, t, pair)
-    await broadcast(hall, t)
-    hall.lobby_changed()
-
-
-async def advance(hall: "Hall", t: Tournament, pair: bool = True) -> None:
-    """Start, pair, or finish, as the time and the games say: under the tournament's lock, so a
-    sweep and a game's end at once make one round, not two."""
-    async with t.lock:
-        await _advance(hall, t, pair)
-
-
-async def _advance(hall: "Hall", t: Tournament, pair: bool) -> None:
-    now = time.time()
-    if t.status == "waiting" and now >= t.starts:
-        if len(t.active()) < 2:
-            await set_status(hall, t, "cancelled")
-            return
-        await set_status(hall, t, "running")
-    if t.status != "running":
-        return
-    busy = t.playing()
-    if t.kind == "arena":
-        if now >= (t.ends or 0):
-            if not busy:
-                await set_status(hall, t, "over")
-            return
-        waiting = [p for p in t.active() if p not in busy and present(hall, t, p)]
-        if pair and len(waiting) >= 2:
-            await _pair_arena(hall, t, waiting)
-        return
-    if busy:
-        return                                   # the round is still being played
-    if t.round() >= t.rounds or len(t.active()) < 2:
-        await set_status(hall, t, "over")
-        return
-    if t.kind == "swiss":
-        await _pair_swiss(hall, t)
-    else:
-        await _pair_eight(hall, t)
-
-
-async def set_status(hall: "Hall", t: Tournament, status: str) -> None:
-    ended = time.time() if status in ("over", "cancelled") else None
-    await hall.store.set_tournament_status(t.id, status, ended)
-    t.status, t.ended = status, ended
-
-
-def present(hall: "Hall", t: Tournament, player_id: int) -> bool:
-    """An arena player counts as here while a page of theirs is open on the tournament or on one of
-    its games."""
-    if any(v.player_id == player_id for v in t.viewers):
-        return True
-    for game_id, g in t.games.items():
-        if player_id in g["seats"]:
-            room = hall.rooms.get(game_id)
-            if room is not None and room.connected(player_id):
-                return True
-    return False
-
-
-async def _names(hall: "Hall", people: List[int]) -> Dict[int, str]:
-    return await hall.store.player_names(people)
-
-
 def _two_config(t: Tournament, round_number: int) -> Dict[str, Any]:
     config = check_two_player_config({"variant": t.config["variant"], "tc": t.config["tc"]})
     if t.config.get("rated"):
@@ -315,116 +166,8 @@ def _two_config(t: Tournament, round_number: int) -> Dict[str, Any]:
     return config
 
 
-async def _start_games(hall: "Hall", t: Tournament, round_number: int,
-                       games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]], byes: List[int]) -> None:
-    """Write the games (and byes) in one commit, then start each and send its players to it."""
-    made = await hall.store.add_round(t.id, round_number, games, byes)
-    t.byes += [(round_number, p) for p in byes]
-    for stored, (_, _, seats) in zip(made, games):
-        room = hall.new_room(stored, seats)
-        async with room.lock:
-            t.games[stored.id] = {"round": round_number, "slug": stored.slug, "status": "playing", "result": None,
-                                  "seats": [s.player_id if s.kind == "player" else None for s in seats]}
-            room.names = {s.player_id: s.name for s in seats if s.kind == "player"}
-            await start_game(hall, room)
-        message = wire.dumps({"type": "paired", "gameId": stored.slug, "path": f"/g/{stored.slug}",
-                              "tournament": t.slug})
-        people = {s.player_id for s in seats if s.kind == "player"}
-        for v in list(t.viewers):
-            if v.player_id in people:
-                v.send(message)
-        for other in list(hall.rooms.values()):             # players still on their last game's page
-            if other.config.get("tournament") == t.slug and other.id != stored.id:
-                for v in list(other.viewers):
-                    if v.player_id in people:
-                        v.send(message)
-
-
 def _seat(number: int, player_id: int, names: Dict[int, str]) -> StoredSeat:
     return StoredSeat(number, "player", player_id, None, None, names.get(player_id, "?"))
-
-
-async def _pair_arena(hall: "Hall", t: Tournament, waiting: List[int]) -> None:
-    lines = {line["player"]: line for line in standings(t, await ratings_now(hall, t))}
-    last: Dict[int, Optional[int]] = {}
-    colours: Dict[int, int] = {}
-    for _, g in sorted(t.games.items()):
-        white, black = g["seats"]
-        last[white], last[black] = black, white
-        colours[white] = colours.get(white, 0) + 1
-        colours[black] = colours.get(black, 0) - 1
-    pairs = pairing.arena_pairs(waiting, {p: int(lines[p]["points"]) for p in waiting},
-                                {p: lines[p]["rating"] for p in waiting}, last, colours, random.Random())
-    if not pairs:
-        return
-    names = await _names(hall, [p for pair in pairs for p in pair])
-    games = [("two", _two_config(t, 0), [_seat(0, w, names), _seat(1, b, names)]) for w, b in pairs]
-    await _start_games(hall, t, 0, games, [])
-
-
-async def _pair_swiss(hall: "Hall", t: Tournament) -> None:
-    round_number = t.round() + 1
-    lines = standings(t, await ratings_now(hall, t))
-    history = []
-    for r in range(1, round_number):
-        for _, g in sorted(t.games.items()):
-            if g["round"] == r:
-                history.append(pairing.Game(g["seats"][0], g["seats"][1], two_score(g)))
-        history += [pairing.Game(p, None, None) for rr, p in t.byes if rr == r]
-    players = [line["player"] for line in lines if not line["withdrawn"]]
-    try:
-        pairs, bye = pairing.swiss_round(players, {line["player"]: line["rating"] for line in lines}, history,
-                                         final=round_number == t.rounds)
-    except pairing.NoPairing:
-        await set_status(hall, t, "over")        # nobody left who has not met: the tournament ends
-        return
-    names = await _names(hall, players)
-    games = [("two", _two_config(t, round_number), [_seat(0, p.white, names), _seat(1, p.black, names)])
-             for p in pairs]
-    await _start_games(hall, t, round_number, games, [bye] if bye is not None else [])
-
-
-async def _pair_eight(hall: "Hall", t: Tournament) -> None:
-    round_number = t.round() + 1
-    lines = standings(t, await ratings_now(hall, t))
-    players = [line["player"] for line in lines if not line["withdrawn"]]
-    tables = eight_pairing.eight_tables(players, players, round_number)
-    names = await _names(hall, players)
-    games = []
-    for table in tables:
-        config = check_eight_player_config({"mode": t.config["mode"], "tc": t.config["tc"]})
-        if t.config.get("rated"):
-            config["rated"] = True
-        config.update(tournament=t.slug, round=round_number)
-        seats = [_seat(n, p, names) if p is not None else StoredSeat(n, "bot", None, "xboard-engine:fast", None)
-                 for n, p in enumerate(table)]
-        games.append(("eight", config, seats))
-    await _start_games(hall, t, round_number, games, [])
-
-
-async def game_ended(hall: "Hall", room: Room) -> None:
-    """A tournament game is over (or was aborted): its result counts; a player who made no first
-    move is withdrawn; the next pairings follow.  (The room's lock is held; the tournament's is
-    taken after it, never the other way round.)"""
-    t = await hall.tournament_at(room.config.get("tournament"))
-    if t is None or room.id not in t.games:
-        return
-    async with t.lock:
-        g = t.games[room.id]
-        g["status"], g["result"] = room.status, room.result
-        absent = (room.result or {}).get("absent")
-        if room.status == "aborted" and absent is not None:
-            pid = room.seats[absent].player_id
-            if pid in t.entrants and not t.entrants[pid].withdrawn:
-                entrant = t.entrants[pid]._replace(withdrawn=True)
-                await hall.store.set_entrant(t.id, entrant)
-                t.entrants[pid] = entrant
-    await changed(hall, t, pair=False)
-
-
-# --------------------------------------------------------------------- what pages see
-async def view(hall: "Hall", t: Tournament, viewer: Optional[Viewer] = None) -> Dict[str, Any]:
-    return view_with(t, standings(t, await ratings_now(hall, t)), viewer)
 
 
 def view_with(t: Tournament, lines: List[Dict[str, Any]], viewer: Optional[Viewer] = None) -> Dict[str, Any]:
@@ -447,30 +190,268 @@ def view_with(t: Tournament, lines: List[Dict[str, Any]], viewer: Optional[Viewe
     return out
 
 
-async def broadcast(hall: "Hall", t: Tournament) -> None:
-    if not t.viewers:
-        return
-    lines = standings(t, await ratings_now(hall, t))          # the ratings read once for every page
-    for v in list(t.viewers):
-        v.send(wire.dumps(view_with(t, lines, v)))
+class Tournaments:
+    """The tournaments in memory (``by_id``: those not over, and those viewed lately), their
+    entrants, rounds and games."""
 
+    def __init__(self, hall: "HallServices") -> None:
+        self.hall = hall
+        self.by_id: Dict[int, Tournament] = {}
 
-def lobby_part(hall: "Hall") -> List[Dict[str, Any]]:
-    """The tournaments the lobby lists: waiting and running ones, the soonest first."""
-    out = []
-    for t in sorted(hall.tournaments.values(), key=lambda x: x.starts):
-        if t.status in ("waiting", "running"):
-            out.append({"id": t.slug, "kind": t.kind, "name": t.config.get("name"), "status": t.status,
-                        "starts": t.starts, "ends": t.ends, "variant": t.config.get("variant"),
-                        "mode": t.config.get("mode"), "tc": t.config.get("tc"), "rated": bool(t.config.get("rated")),
-                        "rounds": t.rounds, "round": t.round(), "players": len(t.active())})
-    return out
+    async def create(self, viewer: Viewer, data: Dict[str, Any]) -> Dict[str, Any]:
+        if self.hall.policy.local:
+            raise Refused("this server is one person's: tournaments are for a server with other people")
+        kind, config, starts = check_settings(data)
+        player = await self.hall.people.ensure_player(viewer)
+        self.hall.bot_accounts.refuse_as_person(player["id"], "create a tournament")
+        own = [t for t in self.by_id.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
+        if len(own) >= MAX_OWN:
+            raise Refused(f"you have {len(own)} tournaments waiting or running (at most {MAX_OWN})")
+        from_here = [t for t in self.by_id.values()
+                     if t.address == viewer.address and t.status in ("waiting", "running")]
+        if len(from_here) >= MAX_OWN_PER_ADDRESS:
+            raise Refused(f"{len(from_here)} tournaments made from your address are waiting or running "
+                          f"(at most {MAX_OWN_PER_ADDRESS})")
+        stored = await self.hall.store.add_tournament(kind, config, player["id"], starts)
+        t = Tournament(stored, [], [])
+        t.address = viewer.address
+        self.by_id[t.id] = t
+        self.hall.lobby_changed()
+        return {"type": "tournamentCreated", "id": t.slug, "path": f"/t/{t.slug}"}
 
+    async def join(self, viewer: Viewer, t: Tournament) -> None:
+        why = may_join(t)
+        if why:
+            raise Refused(why)
+        player = await self.hall.people.ensure_player(viewer)
+        async with t.lock:                     # checked again where no pairing is being made
+            why = may_join(t)
+            if why:
+                raise Refused(why)
+            self.hall.bot_accounts.refuse_as_person(player["id"], "join a tournament")
+            old = t.entrants.get(player["id"])
+            if old is not None and not old.withdrawn:
+                return
+            if old is None and len(t.entrants) >= MAX_ENTRANTS:
+                raise Refused(f"the tournament is full ({MAX_ENTRANTS} players)")
+            entrant = Entrant(player["id"], player["name"], old.joined if old else time.time(), False)
+            await self.hall.store.set_entrant(t.id, entrant)
+            t.entrants[player["id"]] = entrant
+        await self.changed(t)
 
-def load(hall: "Hall") -> int:
-    """After a start, before anyone is served (the store read at once): every tournament not over,
-    back in memory (its games are resumed by the hall)."""
-    store = hall.store.sync
-    for stored in store.tournaments(["waiting", "running"], limit=10000):
-        hall.tournaments[stored.id] = Tournament(stored, store.entrants(stored.id), store.tournament_games(stored.id))
-    return len(hall.tournaments)
+    async def withdraw(self, viewer: Viewer, t: Tournament, player_id: Optional[int] = None) -> None:
+        pid = player_id if player_id is not None else viewer.player_id
+        async with t.lock:
+            old = t.entrants.get(pid) if pid is not None else None
+            if old is None or old.withdrawn:
+                raise Refused("you are not playing in this tournament")
+            entrant = old._replace(withdrawn=True)
+            await self.hall.store.set_entrant(t.id, entrant)
+            t.entrants[pid] = entrant
+        await self.changed(t)
+
+    async def start_now(self, viewer: Viewer, t: Tournament) -> None:
+        """The creator begins a waiting tournament before its time (everyone who has joined plays)."""
+        async with t.lock:
+            if viewer.player_id is None or viewer.player_id != t.creator:
+                raise Refused("only the tournament's creator can start it early")
+            if t.status != "waiting":
+                raise Refused("the tournament has begun")
+            if len(t.active()) < 2:
+                raise Refused("a tournament needs at least two players")
+            starts = time.time()
+            await self.hall.store.set_tournament_start(t.id, starts)
+            t.starts = starts
+        await self.changed(t)
+
+    # --------------------------------------------------------------------- the course of a tournament
+    async def changed(self, t: Tournament, pair: bool = True) -> None:
+        """Something happened: pair whoever may be paired now, then show everyone.  ``pair`` False: an
+        arena waits for the next sweep (a few seconds) to pair, so that a game's two players, free at
+        the same moment, are not paired together again before others come free."""
+        await self.advance(t, pair)
+        await self.broadcast(t)
+        self.hall.lobby_changed()
+
+    async def advance(self, t: Tournament, pair: bool = True) -> None:
+        """Start, pair, or finish, as the time and the games say: under the tournament's lock, so a
+        sweep and a game's end at once make one round, not two."""
+        async with t.lock:
+            await self._advance(t, pair)
+
+    async def _advance(self, t: Tournament, pair: bool) -> None:
+        now = time.time()
+        if t.status == "waiting" and now >= t.starts:
+            if len(t.active()) < 2:
+                await self.set_status(t, "cancelled")
+                return
+            await self.set_status(t, "running")
+        if t.status != "running":
+            return
+        busy = t.playing()
+        if t.kind == "arena":
+            if now >= (t.ends or 0):
+                if not busy:
+                    await self.set_status(t, "over")
+                return
+            waiting = [p for p in t.active() if p not in busy and self.present(t, p)]
+            if pair and len(waiting) >= 2:
+                await self._pair_arena(t, waiting)
+            return
+        if busy:
+            return                                   # the round is still being played
+        if t.round() >= t.rounds or len(t.active()) < 2:
+            await self.set_status(t, "over")
+            return
+        if t.kind == "swiss":
+            await self._pair_swiss(t)
+        else:
+            await self._pair_eight(t)
+
+    async def set_status(self, t: Tournament, status: str) -> None:
+        ended = time.time() if status in ("over", "cancelled") else None
+        await self.hall.store.set_tournament_status(t.id, status, ended)
+        t.status, t.ended = status, ended
+
+    def present(self, t: Tournament, player_id: int) -> bool:
+        """An arena player counts as here while a page of theirs is open on the tournament or on one of
+        its games."""
+        if any(v.player_id == player_id for v in t.viewers):
+            return True
+        for game_id, g in t.games.items():
+            if player_id in g["seats"]:
+                room = self.hall.rooms.get(game_id)
+                if room is not None and room.connected(player_id):
+                    return True
+        return False
+
+    async def _names(self, people: List[int]) -> Dict[int, str]:
+        return await self.hall.store.player_names(people)
+
+    async def _start_games(self, t: Tournament, round_number: int,
+                           games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]], byes: List[int]) -> None:
+        """Write the games (and byes) in one commit, then start each and send its players to it."""
+        made = await self.hall.store.add_round(t.id, round_number, games, byes)
+        t.byes += [(round_number, p) for p in byes]
+        for stored, (_, _, seats) in zip(made, games):
+            room = self.hall.new_room(stored, seats)
+            async with room.lock:
+                t.games[stored.id] = {"round": round_number, "slug": stored.slug, "status": "playing", "result": None,
+                                      "seats": [s.player_id if s.kind == "player" else None for s in seats]}
+                room.names = {s.player_id: s.name for s in seats if s.kind == "player"}
+                await self.hall.seating.start_game(room)
+            message = wire.dumps({"type": "paired", "gameId": stored.slug, "path": f"/g/{stored.slug}",
+                                  "tournament": t.slug})
+            people = {s.player_id for s in seats if s.kind == "player"}
+            for v in list(t.viewers):
+                if v.player_id in people:
+                    v.send(message)
+            for other in list(self.hall.rooms.values()):             # players still on their last game's page
+                if other.config.get("tournament") == t.slug and other.id != stored.id:
+                    for v in list(other.viewers):
+                        if v.player_id in people:
+                            v.send(message)
+
+    async def _pair_arena(self, t: Tournament, waiting: List[int]) -> None:
+        lines = {line["player"]: line for line in standings(t, await ratings_now(self.hall.store, t))}
+        last: Dict[int, Optional[int]] = {}
+        colours: Dict[int, int] = {}
+        for _, g in sorted(t.games.items()):
+            white, black = g["seats"]
+            last[white], last[black] = black, white
+            colours[white] = colours.get(white, 0) + 1
+            colours[black] = colours.get(black, 0) - 1
+        pairs = pairing.arena_pairs(waiting, {p: int(lines[p]["points"]) for p in waiting},
+                                    {p: lines[p]["rating"] for p in waiting}, last, colours, random.Random())
+        if not pairs:
+            return
+        names = await self._names([p for pair in pairs for p in pair])
+        games = [("two", _two_config(t, 0), [_seat(0, w, names), _seat(1, b, names)]) for w, b in pairs]
+        await self._start_games(t, 0, games, [])
+
+    async def _pair_swiss(self, t: Tournament) -> None:
+        round_number = t.round() + 1
+        lines = standings(t, await ratings_now(self.hall.store, t))
+        history = []
+        for r in range(1, round_number):
+            for _, g in sorted(t.games.items()):
+                if g["round"] == r:
+                    history.append(pairing.Game(g["seats"][0], g["seats"][1], two_score(g)))
+            history += [pairing.Game(p, None, None) for rr, p in t.byes if rr == r]
+        players = [line["player"] for line in lines if not line["withdrawn"]]
+        try:
+            pairs, bye = pairing.swiss_round(players, {line["player"]: line["rating"] for line in lines}, history,
+                                             final=round_number == t.rounds)
+        except pairing.NoPairing:
+            await self.set_status(t, "over")        # nobody left who has not met: the tournament ends
+            return
+        names = await self._names(players)
+        games = [("two", _two_config(t, round_number), [_seat(0, p.white, names), _seat(1, p.black, names)])
+                 for p in pairs]
+        await self._start_games(t, round_number, games, [bye] if bye is not None else [])
+
+    async def _pair_eight(self, t: Tournament) -> None:
+        round_number = t.round() + 1
+        lines = standings(t, await ratings_now(self.hall.store, t))
+        players = [line["player"] for line in lines if not line["withdrawn"]]
+        tables = eight_pairing.eight_tables(players, players, round_number)
+        names = await self._names(players)
+        games = []
+        for table in tables:
+            config = check_eight_player_config({"mode": t.config["mode"], "tc": t.config["tc"]})
+            if t.config.get("rated"):
+                config["rated"] = True
+            config.update(tournament=t.slug, round=round_number)
+            seats = [_seat(n, p, names) if p is not None else StoredSeat(n, "bot", None, "xboard-engine:fast", None)
+                     for n, p in enumerate(table)]
+            games.append(("eight", config, seats))
+        await self._start_games(t, round_number, games, [])
+
+    async def game_ended(self, room: Room) -> None:
+        """A tournament game is over (or was aborted): its result counts; a player who made no first
+        move is withdrawn; the next pairings follow.  (The room's lock is held; the tournament's is
+        taken after it, never the other way round.)"""
+        t = await self.hall.tournament_at(room.config.get("tournament"))
+        if t is None or room.id not in t.games:
+            return
+        async with t.lock:
+            g = t.games[room.id]
+            g["status"], g["result"] = room.status, room.result
+            absent = (room.result or {}).get("absent")
+            if room.status == "aborted" and absent is not None:
+                pid = room.seats[absent].player_id
+                if pid in t.entrants and not t.entrants[pid].withdrawn:
+                    entrant = t.entrants[pid]._replace(withdrawn=True)
+                    await self.hall.store.set_entrant(t.id, entrant)
+                    t.entrants[pid] = entrant
+        await self.changed(t, pair=False)
+
+    # --------------------------------------------------------------------- what pages see
+    async def view(self, t: Tournament, viewer: Optional[Viewer] = None) -> Dict[str, Any]:
+        return view_with(t, standings(t, await ratings_now(self.hall.store, t)), viewer)
+
+    async def broadcast(self, t: Tournament) -> None:
+        if not t.viewers:
+            return
+        lines = standings(t, await ratings_now(self.hall.store, t))          # the ratings read once for every page
+        for v in list(t.viewers):
+            v.send(wire.dumps(view_with(t, lines, v)))
+
+    def lobby_part(self) -> List[Dict[str, Any]]:
+        """The tournaments the lobby lists: waiting and running ones, the soonest first."""
+        out = []
+        for t in sorted(self.by_id.values(), key=lambda x: x.starts):
+            if t.status in ("waiting", "running"):
+                out.append({"id": t.slug, "kind": t.kind, "name": t.config.get("name"), "status": t.status,
+                            "starts": t.starts, "ends": t.ends, "variant": t.config.get("variant"),
+                            "mode": t.config.get("mode"), "tc": t.config.get("tc"), "rated": bool(t.config.get("rated")),
+                            "rounds": t.rounds, "round": t.round(), "players": len(t.active())})
+        return out
+
+    def load(self) -> int:
+        """After a start, before anyone is served (the store read at once): every tournament not over,
+        back in memory (its games are resumed by the hall)."""
+        store = self.hall.store.sync
+        for stored in store.tournaments(["waiting", "running"], limit=10000):
+            self.by_id[stored.id] = Tournament(stored, store.entrants(stored.id), store.tournament_games(stored.id))
+        return len(self.by_id)

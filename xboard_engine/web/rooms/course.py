@@ -1,7 +1,9 @@
+
 """The course of a game on the server: whose turn it is, the room's one timer (a clock's fall, the
 end of an away player's grace time, a first move not made in time), the bots' and outside
 engines' moves, and the lines they think aloud."""
 import asyncio
+import concurrent.futures
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
@@ -14,54 +16,9 @@ from ..games.tables import TWO_LEVELS, Refused
 from .room import Room
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from .services import HallServices
 
 FIRST_MOVE_IN_TOURNAMENTS = 30.0     # a tournament game's first-move limit on a server that has none
-
-
-def next_turn(hall: "Hall", room: Room) -> None:
-    if room.timer:
-        room.timer.cancel()
-        room.timer = None
-    if room.status != "playing" or room.table.over or hall.stopping or room.gone:
-        return
-    seat = room.table.seat_to_move()
-    if seat is not None and room.seats[seat].kind == "bot" and not room.bot_busy:
-        room.bot_busy = True              # from now: a second call before the bot begins starts no other
-        hall.spawn(_bot_move(hall, room, seat, room.actions))
-    arm(hall, room)
-
-
-def arm(hall: "Hall", room: Room) -> None:
-    """The room's timer: at the running clock's fall, when an away player's grace ends, or when the
-    seat to move runs out of time for its first move."""
-    if room.timer:
-        room.timer.cancel()
-        room.timer = None
-    if room.status != "playing" or room.table.over or hall.stopping:
-        return
-    waits = []
-    left = room.table.time_left()
-    if left is not None:
-        waits.append(left + 0.02)
-    for _, since in away_seats(room):
-        waits.append(since + hall.grace - time.monotonic() + 0.02)
-    deadline = first_move_deadline(hall, room)
-    if deadline is not None:
-        waits.append(deadline - time.monotonic() + 0.02)
-    if waits:
-        room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), _on_timer, hall, room)
-
-
-def first_move_deadline(hall: "Hall", room: Room) -> Optional[float]:
-    """When the game is aborted if the person to move makes no first move (None: no such limit)."""
-    seat = room.table.seat_to_move()
-    limit = hall.policy.first_move or (FIRST_MOVE_IN_TOURNAMENTS if room.config.get("tournament") else 0.0)
-    if room.config.get("analysis"):
-        return None                    # a person's own analysis board waits for them
-    if not limit or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
-        return None
-    return room.turn_since + limit
 
 
 def away_seats(room: Room) -> List[Tuple[int, float]]:
@@ -82,82 +39,6 @@ def away_seats(room: Room) -> List[Tuple[int, float]]:
     return out
 
 
-def _on_timer(hall: "Hall", room: Room) -> None:
-    room.timer = None
-    if room.status != "playing" or room.table.over or hall.stopping:
-        return
-    hall.spawn(_timer(hall, room))
-
-
-async def _timer(hall: "Hall", room: Room) -> None:
-    """The timer's work, under the room's lock: what is due is worked out again there (a move made
-    meanwhile may have stopped the clock, or the game may have ended)."""
-    async with room.lock:
-        if room.status != "playing" or room.table.over or hall.stopping or room.gone:
-            return
-        seat = room.table.flag()
-        if seat is not None:
-            await hall.apply(room, seat, "timeout")
-            return
-        now = time.monotonic()
-        deadline = first_move_deadline(hall, room)
-        if deadline is not None and now >= deadline:
-            seat = room.table.seat_to_move()
-            await end_without_result(hall, room, f"{room.table.seat_labels[seat]} made no first move within "
-                                                 f"{deadline - room.turn_since:g} s: the game is aborted",
-                                     absent=seat)
-            return
-        for away, since in away_seats(room):
-            if now - since >= hall.grace:
-                if room.kind == "eight":
-                    await hall.apply(room, away, "timeout")
-                else:
-                    await hall.apply(room, 1 - away, "claim")
-                return
-        arm(hall, room)
-
-
-def check_claim(hall: "Hall", room: Room, seat: int) -> None:
-    """A two-player claim of the win: the opponent, a person, away past the grace time."""
-    other = room.seats[1 - seat]
-    if other.kind != "player" or room.connected(other.player_id):
-        raise Refused("your opponent is here: no claim")
-    away = time.monotonic() - room.away_since.get(other.player_id, time.monotonic())
-    if away < hall.grace:
-        raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {hall.grace:.0f} s")
-
-
-async def end_without_result(hall: "Hall", room: Room, reason: str, absent: Optional[int] = None) -> None:
-    """The game ends unplayed or aborted: no result, no winner; seats still free or kept for an
-    invite are closed (their links no longer work).  ``absent``: the seat that made no first move
-    (a tournament counts the game lost for it).  The caller holds ``room.lock``."""
-    assert room.lock.locked(), "end_without_result without the room's lock"
-    closed = [s._replace(kind="closed", invite_hash=None) if s.kind in ("open", "invite") else s for s in room.seats]
-    for old, new in zip(room.seats, closed):
-        if old is not new:
-            await hall.store.set_seat(room.id, new)
-    room.seats = closed
-    result: Dict[str, Any] = {"reason": reason, "aborted": True}
-    if absent is not None:
-        result["absent"] = absent
-    await hall.store.set_status(room.id, "aborted", result)
-    room.status, room.result = "aborted", result
-    if room.timer:
-        room.timer.cancel()
-        room.timer = None
-    room.thinking = None
-    let_engines_go(hall, room)
-    room.broadcast()
-    await hall.game_over(room)
-    hall.lobby_changed()
-
-
-def let_engines_go(hall: "Hall", room: Room) -> None:
-    engines, room.engines = list(room.engines.values()), {}
-    for engine in engines:
-        hall.engine_threads.submit(engine.close)
-
-
 def show_thinking(room: Room, seat: int, depth: int, score: str, pv: List[str]) -> None:
     """An engine's line (its depth, score from White's side in two-player games, and the moves it
     expects) to those who may see it."""
@@ -166,73 +47,193 @@ def show_thinking(room: Room, seat: int, depth: int, score: str, pv: List[str]) 
     room.send_thinking()
 
 
-# --------------------------------------------------------------------- bots and engines
-async def _bot_move(hall: "Hall", room: Room, seat: int, at: int) -> None:
-    """The bot thinks (the room's lock is not held: people may act meanwhile), then plays under the
-    lock if the room is where it was (``at``, the action count); else the next turn is looked at
-    again."""
-    room.bot_busy = True
-    try:
-        engine, _, level = (room.seats[seat].bot or ":").partition(":")
-        left = room.table.time_left()
-        if engine in hall.engines:
-            text = await _engine_move(hall, room, seat, engine)
-        elif room.kind == "two":
-            g = room.table.game          # type: ignore[attr-defined]
-            words, seconds, skill = TWO_LEVELS.get(level, TWO_LEVELS["medium"])
-            increment = g.tc.inc if room.table.clocks() else 0.0
-            seconds = g.tc.st if g.tc.st else budget(left, increment, seconds)
-            text = await hall.pool.run(two_player_move, g.variant, g.start_fen, list(g.moves), seconds, skill,
-                                       seed_now(), g.tc.depth, (room.id, at, seat))
-        else:
-            g = room.table.game          # type: ignore[attr-defined]
-            settings = EIGHT_LEVELS.get(level, EIGHT_LEVELS["fast"])[1]
-            seconds = float((settings or {}).get("movetime") or 1.0)
-            text = await hall.pool.run(eight_player_move, g.game.to_dict(), settings,
-                                       budget(left, g.tc.inc, seconds), seed_now(), room.slug)
-    except Exception as error:                   # a worker's fault: the server goes on
-        print(f"xboard-engine serve: bot of game {room.slug} failed: {error!r}", flush=True)
-        text = None
-    finally:
-        room.bot_busy = False
-    async with room.lock:
-        if room.gone:                              # read again elsewhere (or here) meanwhile: its own bots play
-            return
-        if hall.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat \
-                or room.status != "playing":
-            next_turn(hall, room)
-            return
-        if text is None:
-            return
-        try:
-            if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
-                await hall.apply(room, seat, "ending", "|".join(text))
-            else:
-                await hall.apply(room, seat, "move", text)
-        except (Refused, RulesError) as error:
-            print(f"xboard-engine serve: bot move {text!r} of game {room.slug} refused: {error}", flush=True)
-
-
-async def _engine_move(hall: "Hall", room: Room, seat: int, name: str) -> Any:
-    g = room.table.game                  # type: ignore[attr-defined]
-    clocks = room.table.clocks()
-    turn = Turn(g.variant, g.start_fen, g.custom_start, list(g.moves), g.pos.copy(), seat, g.tc, clocks,
-                list(g.moves_done))
-    player = room.engines.get(seat)
-    if player is None:
-        player = room.engines[seat] = EngineSeat(hall.engines[name])
-    loop = asyncio.get_event_loop()
-    at = room.actions
-    pos = g.pos.copy()
-
-    def report(depth: int, score: Score, pv: List[str], uci: bool) -> None:
-        words = line_words(pos, seat, depth, score, pv, uci)
-        loop.call_soon_threadsafe(_engine_line, room, at, seat, words)
-
-    return await loop.run_in_executor(hall.engine_threads, player.move, turn, report)
-
-
 def _engine_line(room: Room, at: int, seat: int, words: Tuple[int, str, List[str]]) -> None:
     if room.actions == at and room.status == "playing":
         show_thinking(room, seat, *words)
 
+
+class Course:
+    """A game's course: whose turn it is, the clocks and timers, the bots' and the outside engines'
+    moves (an engine thinks on a thread of ``engine_threads``)."""
+
+    def __init__(self, hall: "HallServices", engine_threads: int) -> None:
+        self.hall = hall
+        self.engine_threads = concurrent.futures.ThreadPoolExecutor(max_workers=engine_threads,
+                                                                    thread_name_prefix="engine")
+
+    def next_turn(self, room: Room) -> None:
+        if room.timer:
+            room.timer.cancel()
+            room.timer = None
+        if room.status != "playing" or room.table.over or self.hall.stopping or room.gone:
+            return
+        seat = room.table.seat_to_move()
+        if seat is not None and room.seats[seat].kind == "bot" and not room.bot_busy:
+            room.bot_busy = True              # from now: a second call before the bot begins starts no other
+            self.hall.spawn(self._bot_move(room, seat, room.actions))
+        self.arm(room)
+
+    def arm(self, room: Room) -> None:
+        """The room's timer: at the running clock's fall, when an away player's grace ends, or when the
+        seat to move runs out of time for its first move."""
+        if room.timer:
+            room.timer.cancel()
+            room.timer = None
+        if room.status != "playing" or room.table.over or self.hall.stopping:
+            return
+        waits = []
+        left = room.table.time_left()
+        if left is not None:
+            waits.append(left + 0.02)
+        for _, since in away_seats(room):
+            waits.append(since + self.hall.grace - time.monotonic() + 0.02)
+        deadline = self.first_move_deadline(room)
+        if deadline is not None:
+            waits.append(deadline - time.monotonic() + 0.02)
+        if waits:
+            room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), self._on_timer, room)
+
+    def first_move_deadline(self, room: Room) -> Optional[float]:
+        """When the game is aborted if the person to move makes no first move (None: no such limit)."""
+        seat = room.table.seat_to_move()
+        limit = self.hall.policy.first_move or (FIRST_MOVE_IN_TOURNAMENTS if room.config.get("tournament") else 0.0)
+        if room.config.get("analysis"):
+            return None                    # a person's own analysis board waits for them
+        if not limit or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
+            return None
+        return room.turn_since + limit
+
+    def _on_timer(self, room: Room) -> None:
+        room.timer = None
+        if room.status != "playing" or room.table.over or self.hall.stopping:
+            return
+        self.hall.spawn(self._timer(room))
+
+    async def _timer(self, room: Room) -> None:
+        """The timer's work, under the room's lock: what is due is worked out again there (a move made
+        meanwhile may have stopped the clock, or the game may have ended)."""
+        async with room.lock:
+            if room.status != "playing" or room.table.over or self.hall.stopping or room.gone:
+                return
+            seat = room.table.flag()
+            if seat is not None:
+                await self.hall.apply(room, seat, "timeout")
+                return
+            now = time.monotonic()
+            deadline = self.first_move_deadline(room)
+            if deadline is not None and now >= deadline:
+                seat = room.table.seat_to_move()
+                await self.end_without_result(room, f"{room.table.seat_labels[seat]} made no first move within "
+                                                     f"{deadline - room.turn_since:g} s: the game is aborted",
+                                         absent=seat)
+                return
+            for away, since in away_seats(room):
+                if now - since >= self.hall.grace:
+                    if room.kind == "eight":
+                        await self.hall.apply(room, away, "timeout")
+                    else:
+                        await self.hall.apply(room, 1 - away, "claim")
+                    return
+            self.arm(room)
+
+    def check_claim(self, room: Room, seat: int) -> None:
+        """A two-player claim of the win: the opponent, a person, away past the grace time."""
+        other = room.seats[1 - seat]
+        if other.kind != "player" or room.connected(other.player_id):
+            raise Refused("your opponent is here: no claim")
+        away = time.monotonic() - room.away_since.get(other.player_id, time.monotonic())
+        if away < self.hall.grace:
+            raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {self.hall.grace:.0f} s")
+
+    async def end_without_result(self, room: Room, reason: str, absent: Optional[int] = None) -> None:
+        """The game ends unplayed or aborted: no result, no winner; seats still free or kept for an
+        invite are closed (their links no longer work).  ``absent``: the seat that made no first move
+        (a tournament counts the game lost for it).  The caller holds ``room.lock``."""
+        assert room.lock.locked(), "end_without_result without the room's lock"
+        closed = [s._replace(kind="closed", invite_hash=None) if s.kind in ("open", "invite") else s for s in room.seats]
+        for old, new in zip(room.seats, closed):
+            if old is not new:
+                await self.hall.store.set_seat(room.id, new)
+        room.seats = closed
+        result: Dict[str, Any] = {"reason": reason, "aborted": True}
+        if absent is not None:
+            result["absent"] = absent
+        await self.hall.store.set_status(room.id, "aborted", result)
+        room.status, room.result = "aborted", result
+        if room.timer:
+            room.timer.cancel()
+            room.timer = None
+        room.thinking = None
+        self.let_engines_go(room)
+        room.broadcast()
+        await self.hall.game_over(room)
+        self.hall.lobby_changed()
+
+    def let_engines_go(self, room: Room) -> None:
+        engines, room.engines = list(room.engines.values()), {}
+        for engine in engines:
+            self.engine_threads.submit(engine.close)
+
+    # --------------------------------------------------------------------- bots and engines
+    async def _bot_move(self, room: Room, seat: int, at: int) -> None:
+        """The bot thinks (the room's lock is not held: people may act meanwhile), then plays under the
+        lock if the room is where it was (``at``, the action count); else the next turn is looked at
+        again."""
+        room.bot_busy = True
+        try:
+            engine, _, level = (room.seats[seat].bot or ":").partition(":")
+            left = room.table.time_left()
+            if engine in self.hall.engines:
+                text = await self._engine_move(room, seat, engine)
+            elif room.kind == "two":
+                g = room.table.game          # type: ignore[attr-defined]
+                words, seconds, skill = TWO_LEVELS.get(level, TWO_LEVELS["medium"])
+                increment = g.tc.inc if room.table.clocks() else 0.0
+                seconds = g.tc.st if g.tc.st else budget(left, increment, seconds)
+                text = await self.hall.pool.run(two_player_move, g.variant, g.start_fen, list(g.moves), seconds, skill,
+                                           seed_now(), g.tc.depth, (room.id, at, seat))
+            else:
+                g = room.table.game          # type: ignore[attr-defined]
+                settings = EIGHT_LEVELS.get(level, EIGHT_LEVELS["fast"])[1]
+                seconds = float((settings or {}).get("movetime") or 1.0)
+                text = await self.hall.pool.run(eight_player_move, g.game.to_dict(), settings,
+                                           budget(left, g.tc.inc, seconds), seed_now(), room.slug)
+        except Exception as error:                   # a worker's fault: the server goes on
+            print(f"xboard-engine serve: bot of game {room.slug} failed: {error!r}", flush=True)
+            text = None
+        finally:
+            room.bot_busy = False
+        async with room.lock:
+            if room.gone:                              # read again elsewhere (or here) meanwhile: its own bots play
+                return
+            if self.hall.stopping or room.actions != at or room.table.over or room.table.seat_to_move() != seat \
+                    or room.status != "playing":
+                self.next_turn(room)
+                return
+            if text is None:
+                return
+            try:
+                if isinstance(text, tuple):           # an outside engine resigned, claimed falsely or failed
+                    await self.hall.apply(room, seat, "ending", "|".join(text))
+                else:
+                    await self.hall.apply(room, seat, "move", text)
+            except (Refused, RulesError) as error:
+                print(f"xboard-engine serve: bot move {text!r} of game {room.slug} refused: {error}", flush=True)
+
+    async def _engine_move(self, room: Room, seat: int, name: str) -> Any:
+        g = room.table.game                  # type: ignore[attr-defined]
+        clocks = room.table.clocks()
+        turn = Turn(g.variant, g.start_fen, g.custom_start, list(g.moves), g.pos.copy(), seat, g.tc, clocks,
+                    list(g.moves_done))
+        player = room.engines.get(seat)
+        if player is None:
+            player = room.engines[seat] = EngineSeat(self.hall.engines[name])
+        loop = asyncio.get_event_loop()
+        at = room.actions
+        pos = g.pos.copy()
+
+        def report(depth: int, score: Score, pv: List[str], uci: bool) -> None:
+            words = line_words(pos, seat, depth, score, pv, uci)
+            loop.call_soon_threadsafe(_engine_line, room, at, seat, words)
+
+        return await loop.run_in_executor(self.engine_threads, player.move, turn, report)

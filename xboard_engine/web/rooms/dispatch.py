@@ -3,9 +3,8 @@ every message takes to it: the connection's rate, the JSON checks (``wire.parse`
 kinds (``messages.check``), then the handler; a refusal is one ``error`` reply and changes nothing."""
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict
 
-from . import messages, offers, seating, talk, wire
+from . import messages, talk, wire
 from ...core.errors import RulesError
-from ..community import bot_accounts, seeks, tournaments
 from ..games.tables import Refused
 from .room import Viewer
 from .shared import Elsewhere
@@ -24,7 +23,7 @@ async def _name(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) 
 
 # ------------------------------------------------------------------ the lobby
 async def _create(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
-    viewer.send(wire.dumps(await seating.create(hall, viewer, data)))
+    viewer.send(wire.dumps(await hall.seating.create(viewer, data)))
 
 
 async def _cancel_challenge(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
@@ -36,20 +35,21 @@ async def _cancel_challenge(hall: "Hall", viewer: Viewer, place: Any, data: Dict
     if room is None:
         raise Refused("no such game")
     async with room.lock:
-        await seating.cancel(hall, viewer, room)
+        await hall.seating.cancel(viewer, room)
 
 
 async def _unseek(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
-    seeks.withdraw(hall, viewer, data)
+    hall.seek_board.withdraw(viewer, data)
 
 
 async def _tournament(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
-    viewer.send(wire.dumps(await tournaments.create(hall, viewer, data)))
+    viewer.send(wire.dumps(await hall.tournaments.create(viewer, data)))
 
 
-def _lobby(work: Callable[["Hall", Viewer, Dict[str, Any]], Awaitable[None]]) -> Handler:
+def _lobby(method: Callable[["Hall"], Callable[[Viewer, Dict[str, Any]], Awaitable[None]]]) -> Handler:
+    """A lobby message handled by a method of one of the hall's services (``method`` picks it)."""
     async def handler(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
-        await work(hall, viewer, data)
+        await method(hall)(viewer, data)
     return handler
 
 
@@ -63,15 +63,15 @@ async def _act(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) ->
 
 
 async def _take(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
-    await seating.take_seat(hall, viewer, room, data.get("seat"), data.get("secret"))
+    await hall.seating.take_seat(viewer, room, data.get("seat"), data.get("secret"))
 
 
 async def _withdraw_challenge(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
-    await seating.cancel(hall, viewer, room)
+    await hall.seating.cancel(viewer, room)
 
 
 async def _chat(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
-    await talk.chat(hall, viewer, room, data.get("text"), data.get("channel") or "all")
+    await talk.chat(hall.store, hall.people, viewer, room, data.get("text"), data.get("channel") or "all")
 
 
 async def _arrows(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
@@ -92,26 +92,38 @@ async def _position(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any
 
 async def _board(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
     """A finished game's position as one's own analysis board: read, not changed."""
-    viewer.send(wire.dumps(await seating.analysis_board(hall, viewer, room, data.get("ply"))))
+    viewer.send(wire.dumps(await hall.seating.analysis_board(viewer, room, data.get("ply"))))
 
 
 # ------------------------------------------------------------------ a tournament
-def _entrant(work: Callable[["Hall", Viewer, Any], Awaitable[None]]) -> Handler:
+def _entrant(method: Callable[["Hall"], Callable[[Viewer, Any], Awaitable[None]]]) -> Handler:
     async def handler(hall: "Hall", viewer: Viewer, t: Any, data: Dict[str, Any]) -> None:
-        await work(hall, viewer, t)
+        await method(hall)(viewer, t)
+    return handler
+
+
+# ------------------------------------------------------------------ an offer (a game's message)
+def _offer(method: Callable[["Hall"], Callable[[Viewer, Any, Dict[str, Any]], Awaitable[None]]]) -> Handler:
+    async def handler(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
+        await method(hall)(viewer, room, data)
     return handler
 
 
 ROUTES: Dict[str, Dict[str, Handler]] = {
     "lobby": {"name": _name, "create": _create, "cancel": _cancel_challenge,
-              "seek": _lobby(seeks.seek), "accept": _lobby(seeks.accept), "unseek": _unseek,
-              "tournament": _tournament, "bot": _lobby(bot_accounts.register),
-              "decline": _lobby(bot_accounts.decline)},
+              "seek": _lobby(lambda hall: hall.seek_board.seek),
+              "accept": _lobby(lambda hall: hall.seek_board.accept), "unseek": _unseek,
+              "tournament": _tournament, "bot": _lobby(lambda hall: hall.bot_accounts.register),
+              "decline": _lobby(lambda hall: hall.bot_accounts.decline)},
     "game": dict({"name": _name, "take": _take, "cancel": _withdraw_challenge, "move": _act, "resign": _act,
                   "claim": _act, "chat": _chat, "arrows": _arrows, "analyse": _analyse, "lines": _lines,
-                  "board": _board, "position": _position}, **offers.HANDLERS),
-    "tournament": {"name": _name, "join": _entrant(tournaments.join), "withdraw": _entrant(tournaments.withdraw),
-                   "start": _entrant(tournaments.start_now)},
+                  "board": _board, "position": _position,
+                  "offer": _offer(lambda hall: hall.offers.offer_draw), "draw": _offer(lambda hall: hall.offers.accept_draw),
+                  "decline": _offer(lambda hall: hall.offers.decline), "takeback": _offer(lambda hall: hall.offers.takeback),
+                  "rematch": _offer(lambda hall: hall.offers.rematch), "abort": _offer(lambda hall: hall.offers.abort)}),
+    "tournament": {"name": _name, "join": _entrant(lambda hall: hall.tournaments.join),
+                   "withdraw": _entrant(lambda hall: hall.tournaments.withdraw),
+                   "start": _entrant(lambda hall: hall.tournaments.start_now)},
 }
 
 

@@ -1,45 +1,33 @@
-"""The server's logic, without the network: the games being played (each a ``Room``, in
-``room.py``), the players' names (who a page is: ``people``), who may act for which seat, and the
-store behind it all.  Every action is committed to the store before anyone hears of it.  ``dispatch`` routes
-each page's message (declared in ``messages``) to the hall and the modules below, with its ``Viewer``.  The rest of the logic is in rooms of its own:
-``seating`` (new games, seats, limits), ``course`` (turns, clocks, timers, bots), ``offers`` (draw,
-takeback, rematch, abort), ``talk`` (chat, arrows), ``lobby`` (the lists)."""
+"""The hall: every game being played (each a ``Room``, in ``room.py``) and the store, the bot pool
+and the services that hold the server's logic (``services.py`` says what they may use of the hall:
+``seating``, ``course``, ``offers``, ``lobby``, and the community's seeks, tournaments and bot
+accounts).  ``dispatch`` routes each page's message (declared in ``messages``) to the hall or a
+service, with its ``Viewer``.  What is left here routes: rooms in and out of memory, pages joining and
+leaving, who may act for which seat, and every action committed to the store before anyone hears of it."""
 import asyncio
-import concurrent.futures
 import time
-from typing import Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Set
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Set
 
-from . import course, seating, talk, wire
+from . import talk, wire
 from ...match.engines import EngineConfig
-from ..community import bot_accounts, names, rated, seeks, tournaments
+from ..community import names, rated, tournaments
+from ..community.bot_accounts import BotAccounts
+from ..community.seeks import SeekBoard
+from ..community.tournaments import Tournaments
 from ..compute.analysis import Analyst
 from ..compute.pool import BotPool
 from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
 from ..games.tables import TWO_LEVELS, Refused
 from ..store.records import GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from ..store.thread import AsyncStore
+from .course import Course, show_thinking
+from .lobby import Lobby
+from .offers import Offers
 from .people import People
 from .room import Room, Viewer
+from .seating import Seating
+from .services import Policy
 from .shared import Elsewhere
-
-
-class Policy(NamedTuple):
-    """The server's rules for people (``serve`` defaults; ``xboard-engine web`` is one person's
-    server: no first-move limit, no expiry, no per-person limits)."""
-    grace: float = 60.0                 # seconds away before the opponent may claim (or a bot wins)
-    first_move: float = 30.0            # seconds for a person's first move, else the game is aborted (0: none)
-    challenge_minutes: float = 60.0     # an open challenge and its invite links expire (0: never)
-    max_challenges: int = 3             # challenges a person has waiting for players
-    max_bot_games_each: int = 2         # games with bots a person plays at once
-    max_games_each: int = 20            # unfinished games a person has at once
-    local: bool = False                 # xboard-engine web: the person at this computer
-
-
-LOCAL = Policy(first_move=0.0, challenge_minutes=0.0, max_challenges=1000, max_bot_games_each=1000,
-               max_games_each=1000, local=True)
-
-
-# Game page messages that change the room: handled under its lock.
 
 
 class Hall:
@@ -56,22 +44,24 @@ class Hall:
         self.pool = pool
         self.policy = policy
         self.engines = dict(engines or {})      # outside engines by name (two-player seats)
-        self.engine_threads = concurrent.futures.ThreadPoolExecutor(max_workers=max(2, pool.max_games),
-                                                                    thread_name_prefix="engine")
         self.rooms: Dict[int, Room] = {}
         self.slugs: Dict[str, int] = {}                        # the addresses of the rooms in memory
         self.lobby_viewers: Set[Viewer] = set()
-        self.seeks: List[Any] = []                              # seeks.Seek waiting, the oldest first
-        self.tournaments: Dict[int, Any] = {}                   # tournaments.Tournament not over, and viewed ones
-        self.bot_registry = bot_accounts.Registry(store)        # bot accounts, and those online now (read now)
         self.people = People(self.store)                        # who a page is: its cookie's player
         self.loading: Dict[int, "asyncio.Future[Optional[Room]]"] = {}   # rooms being read from the store
         self.tasks: Set["asyncio.Future[Any]"] = set()         # work begun by timers and closed pages
         self.analyst = Analyst(self)
         self.on_lobby_change: Optional[Callable[[], None]] = None
-        self.creations: Dict[str, wire.RateLimit] = {}        # address or player -> games it may create
         self.stopping = False
         self.shared: Optional[Any] = None                      # shared.Shared: one of several processes on the database
+        # the services (services.py): each owns its state and reaches the others through the hall
+        self.seating = Seating(self)
+        self.course = Course(self, max(2, pool.max_games))
+        self.offers = Offers(self)
+        self.lobby = Lobby(self)
+        self.seek_board = SeekBoard(self)
+        self.tournaments = Tournaments(self)
+        self.bot_accounts = BotAccounts(self, store)
         pool.on_thinking = self._pool_thinking
 
     @property
@@ -217,7 +207,7 @@ class Hall:
         return room
 
     def _tournament_here(self, slug: str) -> Optional[Any]:
-        for t in self.tournaments.values():
+        for t in self.tournaments.by_id.values():
             if t.slug == slug:
                 return t
         return None
@@ -236,13 +226,13 @@ class Hall:
         entrants, games = await asyncio.gather(self.store.entrants(tid), self.store.tournament_games(tid))
         t = self._tournament_here(slug)        # read by another page meanwhile: one tournament object
         if t is None:
-            t = self.tournaments[tid] = tournaments.Tournament(stored, entrants, games)
+            t = self.tournaments.by_id[tid] = tournaments.Tournament(stored, entrants, games)
         return t
 
     async def game_over(self, room: Room) -> None:
         """A game has ended (with a result or aborted): a tournament's next pairings follow."""
         if room.config.get("tournament"):
-            await tournaments.game_ended(self, room)
+            await self.tournaments.game_ended(room)
         if self.shared is not None:
             await self.shared.changed(room)
 
@@ -263,7 +253,7 @@ class Hall:
         for s in room.seats:
             if s.player_id is not None and not room.connected(s.player_id):
                 room.away_since[s.player_id] = now
-        course.next_turn(self, room)
+        self.course.next_turn(room)
 
     def resume(self) -> int:
         """After a start, before anyone is served (the plain store, read at once): every unfinished
@@ -271,7 +261,7 @@ class Hall:
         ``Shared`` takes the games without a host, and the lobby's process the tournaments.)"""
         if self.shared is not None:
             return 0
-        tournaments.load(self)
+        self.tournaments.load()
         store = self.store.sync
         count = 0
         for status in ("open", "playing"):
@@ -301,8 +291,8 @@ class Hall:
             self.shared.stop()
             await self.store.release_games()        # the other processes take them at once
         for room in self.rooms.values():
-            course.let_engines_go(self, room)
-        self.engine_threads.shutdown(wait=False)
+            self.course.let_engines_go(room)
+        self.course.engine_threads.shutdown(wait=False)
 
     async def sweep(self) -> None:
         """Every few seconds: 8 Player tables whose wait is over fill their free seats with bots;
@@ -310,15 +300,15 @@ class Hall:
         rebuilt from the store when someone does)."""
         minutes = self.policy.challenge_minutes
         lobby = self.shared is None or self.shared.lobby
-        for t in list(self.tournaments.values()) if lobby else []:
+        for t in list(self.tournaments.by_id.values()) if lobby else []:
             if t.status in ("waiting", "running"):
                 before = (t.status, len(t.games), len(t.byes))
-                await tournaments.advance(self, t)
+                await self.tournaments.advance(t)
                 if (t.status, len(t.games), len(t.byes)) != before:
-                    await tournaments.broadcast(self, t)
+                    await self.tournaments.broadcast(t)
                     self.lobby_changed()
             elif not t.viewers:
-                self.tournaments.pop(t.id, None)
+                self.tournaments.by_id.pop(t.id, None)
 
         def due(room: Room) -> Optional[str]:
             wait = room.config.get("botsAfter") if room.kind == "eight" else None
@@ -340,9 +330,9 @@ class Hall:
                     if due(room) != what or self.rooms.get(room.id) is not room:
                         continue                       # the room moved on meanwhile
                     if what == "bots":
-                        await seating.bots_take_free_seats(self, room)
+                        await self.seating.bots_take_free_seats(room)
                     else:
-                        await course.end_without_result(self, room, f"The challenge expired after {minutes:g} minutes")
+                        await self.course.end_without_result(room, f"The challenge expired after {minutes:g} minutes")
 
     # ----------------------------------------------------------------- viewers
     async def join(self, viewer: Viewer, room: Room) -> None:
@@ -372,9 +362,9 @@ class Hall:
         room = viewer.room
         if room is None:
             self.lobby_viewers.discard(viewer)
-            seeks.page_closed(self, viewer)
-            bot_accounts.page_closed(self, viewer)
-            for t in self.tournaments.values():
+            self.seek_board.page_closed(viewer)
+            self.bot_accounts.page_closed(viewer)
+            for t in self.tournaments.by_id.values():
                 t.viewers.discard(viewer)
             return
         room.viewers.discard(viewer)
@@ -384,7 +374,7 @@ class Hall:
             room.away_since[pid] = time.monotonic()
         if not self.stopping:
             room.broadcast()          # (not while an action is being saved: its own broadcast follows)
-            course.arm(self, room)
+            self.course.arm(room)
         if not room.viewers and room.status in ("over", "aborted"):
             self.forget(room)
 
@@ -423,7 +413,7 @@ class Hall:
         self.check_playing(room)
         seat = self.acting_seat(viewer, room, kind, wanted)
         if kind == "claim" and room.kind == "two":
-            course.check_claim(self, room, seat)
+            self.course.check_claim(room, seat)
         await self.apply(room, seat, kind, text)
 
     async def apply(self, room: Room, seat: int, kind: str, text: str = "") -> None:
@@ -462,9 +452,9 @@ class Hall:
             room.thinking = None
         if status:
             room.status, room.result = status, result
-            course.let_engines_go(self, room)
+            self.course.let_engines_go(room)
         room.broadcast()
-        course.next_turn(self, room)
+        self.course.next_turn(room)
         if status:
             await self.game_over(room)
             self.lobby_changed()
@@ -478,5 +468,5 @@ class Hall:
         room_id, at, seat = job
         room = self.rooms.get(room_id)
         if room is not None and room.actions == at and room.status == "playing":
-            course.show_thinking(room, seat, depth, score, pv)
+            show_thinking(room, seat, depth, score, pv)
 

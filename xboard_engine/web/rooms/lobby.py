@@ -1,3 +1,4 @@
+
 """The lists people find games in: the lobby (open challenges, the newest first; games being
 played; recent games; your own) and a player's page (their games and results per variant).
 A game that is not open to anyone (invite links, bots, a player's own) is listed only to the
@@ -5,37 +6,23 @@ people in it."""
 import asyncio
 import time
 from functools import lru_cache
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ...core.variant import get_variant, variant_names
 from ...multi.game import MODES, OPTION_NAMES, Game
-from ..community import bot_accounts, rated, seeks, tournaments
+from ..community import rated
 from ..community.ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
 from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..games.tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
 from ..store.records import StoredGame, StoredSeat
-from .hall import Hall
 from .room import Room, Viewer
 from .seating import OWN_ENGINE
 
+if TYPE_CHECKING:
+    from .services import HallServices
+
 SHOWN = 50              # challenges and games in progress listed at most (the newest)
 FINISHED_SHOWN = 30
-
-
-def lobby_hello(hall: Hall, viewer: Viewer) -> Dict[str, Any]:
-    """The lobby page's first message: who you are and what a challenge may be."""
-    policy = hall.policy
-    return {"type": "hello", "you": viewer.player, "variants": variant_names(),
-            "engines": [OWN_ENGINE] + sorted(hall.engines),
-            "twoLevels": [{"name": k, "words": w} for k, (w, _, _) in TWO_LEVELS.items()],
-            "eightLevels": [{"name": k, "words": w} for k, (w, _) in EIGHT_LEVELS.items()],
-            "twoClocks": LOCAL_CLOCKS if policy.local else TWO_PLAYER_CLOCKS,
-            "eightClocks": EIGHT_PLAYER_CLOCKS, "modes": list(MODES),
-            "options": [{"name": n, "help": h, "modes": list(m)} for n, (h, m) in OPTION_NAMES.items()],
-            "maxBotGames": hall.pool.max_games, "setups": _setups(), "eightSeats": _eight_seats(),
-            "local": policy.local,
-            "limits": {"challenges": policy.max_challenges, "botGames": policy.max_bot_games_each,
-                       "challengeMinutes": policy.challenge_minutes, "firstMove": policy.first_move}}
 
 
 def _setups() -> Dict[str, int]:
@@ -51,120 +38,6 @@ def _eight_seats() -> List[Dict[str, Any]]:
 
 def seat_labels(kind: str) -> List[str]:
     return ["White", "Black"] if kind == "two" else [s["colour"] for s in _eight_seats()]
-
-
-def entry(hall: Hall, stored: StoredGame, seats: Optional[List[StoredSeat]] = None) -> Dict[str, Any]:
-    """A game as the lists show it (``seats``: read from the store, for a game not in memory)."""
-    room = hall.rooms.get(stored.id)
-    out: Dict[str, Any] = {"gameId": stored.slug, "kind": stored.kind, "tc": stored.config.get("tc"),
-                           "variant": stored.config.get("variant") if stored.kind == "two" else "8 Player Chess",
-                           "mode": stored.config.get("mode"), "created": stored.created, "status": stored.status,
-                           "rated": bool(stored.config.get("rated")), "botsAfter": stored.config.get("botsAfter")}
-    if room is not None:
-        out["seats"] = room.seat_view()
-        out["free"] = [s.seat for s in room.seats if s.kind == "open"]
-        out["plies"] = room.table.ply_count()
-        result = room.result
-    else:                         # a finished game out of memory: its players from the store
-        seats = seats or []
-        labels = seat_labels(stored.kind)
-        out["seats"] = [{"seat": s.seat, "label": labels[s.seat], "kind": s.kind, "player": s.player_id,
-                         "name": s.name or "?" if s.kind == "player"
-                         else hall.bot_words(stored.kind, s.bot) if s.kind == "bot" else None}
-                        for s in seats]
-        result = stored.result
-    bot_accounts.mark_seats(hall, out["seats"])
-    if result:
-        out["result"] = result.get("result") or result.get("reason")
-        out["winners"] = result.get("winners")
-        out["draw"] = result.get("draw")
-    return out
-
-
-def _room_entry(hall: Hall, room: Room) -> Dict[str, Any]:
-    return entry(hall, StoredGame(room.id, room.kind, room.config, room.status, room.created, room.result, None,
-                                  room.slug, room.creator, room.listed))
-
-
-async def lobby_view(hall: Hall) -> Dict[str, Any]:
-    """Open challenges with a seat free for anyone (the newest first), games in progress (the
-    newest first), recent finished games: only games open to everyone.  The store is read first
-    (the finished games, and the seats of those not in memory); the rest is memory as it is then."""
-    finished = await hall.store.games("over", limit=FINISHED_SHOWN, listed_only=True)
-    seats: Dict[int, List[StoredSeat]] = {}
-    away = [g.id for g in finished if g.id not in hall.rooms]
-    while away:                               # (again for a game that left memory meanwhile)
-        seats.update(zip(away, await asyncio.gather(*[hall.store.seats(game_id) for game_id in away])))
-        away = [g.id for g in finished if g.id not in hall.rooms and g.id not in seats]
-    games = _unfinished(hall)
-    challenges = [g for g in games if g[1].status == "open" and g[1].listed and any(s.kind == "open" for s in g[2])]
-    playing = [g for g in games if g[1].status == "playing" and g[1].listed]
-    return {"type": "lobby", "challenges": [_entry_of(hall, g) for g in challenges[:SHOWN]],
-            "challengeCount": len(challenges),
-            "playing": [_entry_of(hall, g) for g in playing[:SHOWN]], "playingCount": len(playing),
-            "finished": [entry(hall, g, seats.get(g.id)) for g in finished], "tournaments": tournaments.lobby_part(hall),
-            "bots": bot_accounts.lobby_part(hall), **seeks.lobby_part(hall)}
-
-
-def _unfinished(hall: Hall) -> List[Any]:
-    """The games not over, the newest first: (room or None, game, seats), the rooms in memory
-    here and (several processes) the games other processes host, as the lobby's process last read
-    them."""
-    games: List[Any] = [(r, r, r.seats) for r in hall.rooms.values() if r.status in ("open", "playing")]
-    if hall.shared is not None:
-        games += [(None, g, seats) for g, seats in hall.shared.directory.values() if g.id not in hall.rooms]
-    games.sort(key=lambda g: -g[1].created)
-    return games
-
-
-def _entry_of(hall: Hall, game: Any) -> Dict[str, Any]:
-    room, stored, seats = game
-    return _room_entry(hall, room) if room is not None else entry(hall, stored, seats)
-
-
-def your_games(hall: Hall, viewer: Viewer) -> List[Dict[str, Any]]:
-    """The unfinished games where the viewer has a seat or that they made (an invite-only
-    challenge is listed nowhere else until it starts)."""
-    pid = viewer.player_id
-    if pid is None:
-        return []
-    out = []
-    for game in _unfinished(hall):
-        if game[1].creator == pid or any(s.kind == "player" and s.player_id == pid for s in game[2]):
-            item = _entry_of(hall, game)
-            item["creator"] = game[1].creator == pid
-            out.append(item)
-    return out
-
-
-# --------------------------------------------------------------------- a player's page
-async def player_page(hall: Hall, player_id: int, viewer_id: Optional[int]) -> Optional[Dict[str, Any]]:
-    """A player's name, games (those listed to everyone, and all of them to the player) and results
-    per variant (two-player: won, drawn, lost; 8 Player Chess per mode: won, drawn, lost, points)."""
-    player = await hall.store.player(player_id)
-    if player is None:
-        return None
-    played, pools_read, history_read, bot = await asyncio.gather(
-        hall.store.games_of(player_id, limit=400), hall.store.ratings_of(player_id),
-        hall.store.rating_history(player_id), bot_accounts.player_part(hall, player_id))
-    games, results = [], {}          # type: List[Dict[str, Any]], Dict[str, Dict[str, int]]
-    for stored, seats in played:
-        if stored.status in ("over",) and stored.result:
-            _count(results, stored, seats, player_id)
-        if stored.listed or viewer_id == player_id:
-            item = entry(hall, stored, seats)
-            item["seatsHeld"] = [s.seat for s in seats if s.player_id == player_id]
-            games.append(item)
-    now = time.time()
-    pools = [dict(rated.shown(rated.aged(player_id, r.key, r, now)), key=r.key,
-                  words=rated.pool_words(r.key)) for r in pools_read]
-    history = [{"key": h.key, "at": h.at, "rating": round(h.rating), "game": h.game_id}
-               for h in history_read]
-    return {"id": player["id"], "name": player["name"], "since": player["created"],
-            "ratings": pools, "history": history,
-            "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
-            "finished": [g for g in games if g["status"] == "over"][:100], "results": results,
-            "you": viewer_id == player_id, "bot": bot}
 
 
 def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[StoredSeat], player_id: int) -> None:
@@ -193,23 +66,151 @@ def _count(results: Dict[str, Dict[str, int]], stored: StoredGame, seats: List[S
 LEADERS = 50
 
 
-async def leaderboards(hall: Hall, key: Optional[str] = None, keys: Optional[List[str]] = None) -> Dict[str, Any]:
-    """The rating pools that have ratings, and one pool's best players (established ratings first:
-    a provisional one is listed after them).  Without ``key``: every pool's top ten.  ``keys``: the
-    pools, if already read."""
-    if keys is None:
-        keys = await hall.store.rating_keys()
-    now = time.time()
-    chosen = [key] if key else keys
-    read = await asyncio.gather(*[hall.store.leaderboard(k, LEADERS if key else 10, _established(k)) for k in chosen])
-    boards = []
-    for k, board in zip(chosen, read):
-        rows = []
-        for r, name in board:
-            rows.append(dict(rated.shown(rated.aged(r.player_id, k, r, now)), player=r.player_id, name=name))
-        boards.append({"key": k, "words": rated.pool_words(k), "players": rows})
-    return {"pools": [{"key": k, "words": rated.pool_words(k)} for k in keys], "boards": boards}
-
-
 def _established(key: str) -> float:
     return PROVISIONAL_DEVIATION if key.startswith("two:") else SKILL_PROVISIONAL_SIGMA
+
+
+class Lobby:
+    """What the lobby, a person's own games, a player's page and the leaderboards show."""
+
+    def __init__(self, hall: "HallServices") -> None:
+        self.hall = hall
+
+    def lobby_hello(self, viewer: Viewer) -> Dict[str, Any]:
+        """The lobby page's first message: who you are and what a challenge may be."""
+        policy = self.hall.policy
+        return {"type": "hello", "you": viewer.player, "variants": variant_names(),
+                "engines": [OWN_ENGINE] + sorted(self.hall.engines),
+                "twoLevels": [{"name": k, "words": w} for k, (w, _, _) in TWO_LEVELS.items()],
+                "eightLevels": [{"name": k, "words": w} for k, (w, _) in EIGHT_LEVELS.items()],
+                "twoClocks": LOCAL_CLOCKS if policy.local else TWO_PLAYER_CLOCKS,
+                "eightClocks": EIGHT_PLAYER_CLOCKS, "modes": list(MODES),
+                "options": [{"name": n, "help": h, "modes": list(m)} for n, (h, m) in OPTION_NAMES.items()],
+                "maxBotGames": self.hall.pool.max_games, "setups": _setups(), "eightSeats": _eight_seats(),
+                "local": policy.local,
+                "limits": {"challenges": policy.max_challenges, "botGames": policy.max_bot_games_each,
+                           "challengeMinutes": policy.challenge_minutes, "firstMove": policy.first_move}}
+
+    def entry(self, stored: StoredGame, seats: Optional[List[StoredSeat]] = None) -> Dict[str, Any]:
+        """A game as the lists show it (``seats``: read from the store, for a game not in memory)."""
+        room = self.hall.rooms.get(stored.id)
+        out: Dict[str, Any] = {"gameId": stored.slug, "kind": stored.kind, "tc": stored.config.get("tc"),
+                               "variant": stored.config.get("variant") if stored.kind == "two" else "8 Player Chess",
+                               "mode": stored.config.get("mode"), "created": stored.created, "status": stored.status,
+                               "rated": bool(stored.config.get("rated")), "botsAfter": stored.config.get("botsAfter")}
+        if room is not None:
+            out["seats"] = room.seat_view()
+            out["free"] = [s.seat for s in room.seats if s.kind == "open"]
+            out["plies"] = room.table.ply_count()
+            result = room.result
+        else:                         # a finished game out of memory: its players from the store
+            seats = seats or []
+            labels = seat_labels(stored.kind)
+            out["seats"] = [{"seat": s.seat, "label": labels[s.seat], "kind": s.kind, "player": s.player_id,
+                             "name": s.name or "?" if s.kind == "player"
+                             else self.hall.bot_words(stored.kind, s.bot) if s.kind == "bot" else None}
+                            for s in seats]
+            result = stored.result
+        self.hall.bot_accounts.mark_seats(out["seats"])
+        if result:
+            out["result"] = result.get("result") or result.get("reason")
+            out["winners"] = result.get("winners")
+            out["draw"] = result.get("draw")
+        return out
+
+    def _room_entry(self, room: Room) -> Dict[str, Any]:
+        return self.entry(StoredGame(room.id, room.kind, room.config, room.status, room.created, room.result, None,
+                                      room.slug, room.creator, room.listed))
+
+    async def lobby_view(self) -> Dict[str, Any]:
+        """Open challenges with a seat free for anyone (the newest first), games in progress (the
+        newest first), recent finished games: only games open to everyone.  The store is read first
+        (the finished games, and the seats of those not in memory); the rest is memory as it is then."""
+        finished = await self.hall.store.games("over", limit=FINISHED_SHOWN, listed_only=True)
+        seats: Dict[int, List[StoredSeat]] = {}
+        away = [g.id for g in finished if g.id not in self.hall.rooms]
+        while away:                               # (again for a game that left memory meanwhile)
+            seats.update(zip(away, await asyncio.gather(*[self.hall.store.seats(game_id) for game_id in away])))
+            away = [g.id for g in finished if g.id not in self.hall.rooms and g.id not in seats]
+        games = self._unfinished()
+        challenges = [g for g in games if g[1].status == "open" and g[1].listed and any(s.kind == "open" for s in g[2])]
+        playing = [g for g in games if g[1].status == "playing" and g[1].listed]
+        return {"type": "lobby", "challenges": [self._entry_of(g) for g in challenges[:SHOWN]],
+                "challengeCount": len(challenges),
+                "playing": [self._entry_of(g) for g in playing[:SHOWN]], "playingCount": len(playing),
+                "finished": [self.entry(g, seats.get(g.id)) for g in finished], "tournaments": self.hall.tournaments.lobby_part(),
+                "bots": self.hall.bot_accounts.lobby_part(), **self.hall.seek_board.lobby_part()}
+
+    def _unfinished(self) -> List[Any]:
+        """The games not over, the newest first: (room or None, game, seats), the rooms in memory
+        here and (several processes) the games other processes host, as the lobby's process last read
+        them."""
+        games: List[Any] = [(r, r, r.seats) for r in self.hall.rooms.values() if r.status in ("open", "playing")]
+        if self.hall.shared is not None:
+            games += [(None, g, seats) for g, seats in self.hall.shared.directory.values() if g.id not in self.hall.rooms]
+        games.sort(key=lambda g: -g[1].created)
+        return games
+
+    def _entry_of(self, game: Any) -> Dict[str, Any]:
+        room, stored, seats = game
+        return self._room_entry(room) if room is not None else self.entry(stored, seats)
+
+    def your_games(self, viewer: Viewer) -> List[Dict[str, Any]]:
+        """The unfinished games where the viewer has a seat or that they made (an invite-only
+        challenge is listed nowhere else until it starts)."""
+        pid = viewer.player_id
+        if pid is None:
+            return []
+        out = []
+        for game in self._unfinished():
+            if game[1].creator == pid or any(s.kind == "player" and s.player_id == pid for s in game[2]):
+                item = self._entry_of(game)
+                item["creator"] = game[1].creator == pid
+                out.append(item)
+        return out
+
+    # --------------------------------------------------------------------- a player's page
+    async def player_page(self, player_id: int, viewer_id: Optional[int]) -> Optional[Dict[str, Any]]:
+        """A player's name, games (those listed to everyone, and all of them to the player) and results
+        per variant (two-player: won, drawn, lost; 8 Player Chess per mode: won, drawn, lost, points)."""
+        player = await self.hall.store.player(player_id)
+        if player is None:
+            return None
+        played, pools_read, history_read, bot = await asyncio.gather(
+            self.hall.store.games_of(player_id, limit=400), self.hall.store.ratings_of(player_id),
+            self.hall.store.rating_history(player_id), self.hall.bot_accounts.player_part(player_id))
+        games, results = [], {}          # type: List[Dict[str, Any]], Dict[str, Dict[str, int]]
+        for stored, seats in played:
+            if stored.status in ("over",) and stored.result:
+                _count(results, stored, seats, player_id)
+            if stored.listed or viewer_id == player_id:
+                item = self.entry(stored, seats)
+                item["seatsHeld"] = [s.seat for s in seats if s.player_id == player_id]
+                games.append(item)
+        now = time.time()
+        pools = [dict(rated.shown(rated.aged(player_id, r.key, r, now)), key=r.key,
+                      words=rated.pool_words(r.key)) for r in pools_read]
+        history = [{"key": h.key, "at": h.at, "rating": round(h.rating), "game": h.game_id}
+                   for h in history_read]
+        return {"id": player["id"], "name": player["name"], "since": player["created"],
+                "ratings": pools, "history": history,
+                "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
+                "finished": [g for g in games if g["status"] == "over"][:100], "results": results,
+                "you": viewer_id == player_id, "bot": bot}
+
+    async def leaderboards(self, key: Optional[str] = None, keys: Optional[List[str]] = None) -> Dict[str, Any]:
+        """The rating pools that have ratings, and one pool's best players (established ratings first:
+        a provisional one is listed after them).  Without ``key``: every pool's top ten.  ``keys``: the
+        pools, if already read."""
+        if keys is None:
+            keys = await self.hall.store.rating_keys()
+        now = time.time()
+        chosen = [key] if key else keys
+        read = await asyncio.gather(*[self.hall.store.leaderboard(k, LEADERS if key else 10, _established(k)) for k in chosen])
+        boards = []
+        for k, board in zip(chosen, read):
+            rows = []
+            for r, name in board:
+                rows.append(dict(rated.shown(rated.aged(r.player_id, k, r, now)), player=r.player_id, name=name))
+            boards.append({"key": k, "words": rated.pool_words(k), "players": rows})
+        return {"pools": [{"key": k, "words": rated.pool_words(k)} for k in keys], "boards": boards}

@@ -1,5 +1,6 @@
 """A game as the hall holds it: a ``Room`` (its table, seats, pages, away players, timer, outside
-engines, arrows, offers) and the ``Viewer`` of one page's connection."""
+engines, arrows, offers), the ``Viewer`` of one page's connection, and ``Watched``, what a room and a
+tournament have alike (the pages watching, the lock)."""
 import asyncio
 import hashlib
 import secrets
@@ -13,7 +14,7 @@ from ..games.tables import Table, make_table
 from ..store.records import StoredGame, StoredSeat
 
 if TYPE_CHECKING:
-    from .hall import Hall
+    from .services import HallServices
 
 
 def token_hash(token: str) -> str:
@@ -48,10 +49,29 @@ class Viewer:
         return self.player_id if self.player_id is not None else (self.token or id(self))
 
 
-class Room:
-    """A game being played or watched: its table, its seats and the pages watching it."""
+class Watched:
+    """Something pages watch (``viewers``) and that changes only under its ``lock``."""
 
-    def __init__(self, hall: "Hall", stored: StoredGame, seats: List[StoredSeat]) -> None:
+    def __init__(self) -> None:
+        self.viewers: Set[Viewer] = set()
+        self._lock: Optional[asyncio.Lock] = None
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held by whatever changes it and awaits the store meanwhile; each change re-checks what it
+        found once it holds it.  Made on first use (on the running loop: Python 3.9's locks keep the
+        loop they were made on)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+
+class Room(Watched):
+    """A game being played or watched: its table, its seats and the pages watching it.  Its lock is
+    held by an action, a seat taken, an offer, a timer's or a bot's move, the game's end."""
+
+    def __init__(self, hall: "HallServices", stored: StoredGame, seats: List[StoredSeat]) -> None:
+        super().__init__()
         self.hall = hall
         self.id = stored.id
         self.slug = stored.slug
@@ -63,7 +83,6 @@ class Room:
         self.listed = stored.listed
         self.result = stored.result
         self.seats = seats
-        self.viewers: Set[Viewer] = set()
         self.away_since: Dict[int, float] = {}   # player id -> when their last page here closed
         self.timer: Optional[asyncio.TimerHandle] = None
         self.bot_busy = False
@@ -80,17 +99,6 @@ class Room:
         self.names: Dict[int, str] = {}              # player id -> name now (before the game begins)
         self.saving = False                          # an action is on the table, not yet in the store
         self.gone = False                            # out of the hall's memory (its timers and bots stop)
-        self._lock: Optional[asyncio.Lock] = None
-
-    @property
-    def lock(self) -> asyncio.Lock:
-        """Held by whatever changes the game and awaits the store meanwhile (an action, a seat taken,
-        an offer, a timer's or a bot's move, the game's end): each re-checks the room once it holds
-        it.  Made on first use (on the running loop: Python 3.9's locks keep the loop they were
-        made on)."""
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        return self._lock
 
     def players(self) -> List[str]:
         """What the table is told of each seat: a person ("human"), or the bot's level or engine."""

@@ -20,12 +20,10 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from . import course
 from ..community import tournaments
 from ..games.tables import Refused
 from ..store.records import StoredGame, StoredSeat
 from .room import Room, Viewer
-from .seating import cancel
 
 if TYPE_CHECKING:
     from .hall import Hall
@@ -135,11 +133,11 @@ class Shared:
         games other processes host are read, and the lobby is served from now on."""
         store = self.hall.store
         for stored in await store.tournaments(["waiting", "running"], limit=10000):
-            if stored.id not in self.hall.tournaments:
+            if stored.id not in self.hall.tournaments.by_id:
                 entrants, games = await store.entrants(stored.id), await store.tournament_games(stored.id)
-                self.hall.tournaments[stored.id] = tournaments.Tournament(stored, entrants, games)
+                self.hall.tournaments.by_id[stored.id] = tournaments.Tournament(stored, entrants, games)
         for player_id in await store.bot_account_ids():
-            self.hall.bot_registry.add(player_id)
+            self.hall.bot_accounts.registry.add(player_id)
         for status in ("open", "playing"):
             for game in await store.games(status, limit=100000):
                 if game.id not in self.hall.rooms:
@@ -244,7 +242,7 @@ class Shared:
         if room.timer:
             room.timer.cancel()
             room.timer = None
-        course.let_engines_go(self.hall, room)
+        self.hall.course.let_engines_go(room)
         self.hall.forget(room)
         for viewer in list(room.viewers):
             viewer.close(MOVED, "the game moved to another server process")
@@ -261,7 +259,7 @@ class Shared:
         viewer.player = {"id": player_id, "name": ""} if isinstance(player_id, int) else None
         async with room.lock:
             try:
-                await cancel(self.hall, viewer, room)
+                await self.hall.seating.cancel(viewer, room)
             except Refused:
                 pass
 

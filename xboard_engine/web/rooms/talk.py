@@ -3,12 +3,16 @@ and Teams; stored before it is sent) and the board arrows (to the partner or tea
 A partner's or team's words reach only people whose every seat is on that team: someone who sits
 on two sides of a game of their own has no private channel."""
 import time
-from typing import Any, Dict
+from typing import TYPE_CHECKING, Any, Dict
 
 from . import wire
 from ..games.tables import Refused
 from ..store.records import ChatLine
 from .room import Room, Viewer
+
+if TYPE_CHECKING:
+    from ..store.thread import AsyncStore
+    from .people import People
 
 
 def may_read(room: Room, viewer: Viewer, channel: str) -> bool:
@@ -18,7 +22,7 @@ def may_read(room: Room, viewer: Viewer, channel: str) -> bool:
     return room.team_of_player(viewer.player_id) == team
 
 
-async def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
+async def chat(store: "AsyncStore", people: "People", viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
     """A chat line, stored, then sent (the caller holds ``room.lock``: a page opening meanwhile gets
     the line once, in the chat it is sent on opening or after)."""
     if not viewer.chats.allow():
@@ -26,7 +30,7 @@ async def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -
     text = wire.check_chat(text)
     if channel not in ("all", "team"):
         raise Refused("channel: all or team")
-    player = await hall.people.ensure_player(viewer)
+    player = await people.ensure_player(viewer)
     owned = room.owned_by(player["id"])
     stored_channel = "all"
     if channel == "team":
@@ -36,7 +40,7 @@ async def chat(hall: Any, viewer: Viewer, room: Room, text: Any, channel: Any) -
         stored_channel = f"team:{team}"
     line = ChatLine(0, room.id, player["id"], owned[0] if owned else None, stored_channel, player["name"],
                     text, time.time())
-    line = line._replace(id=await hall.store.add_chat(line))
+    line = line._replace(id=await store.add_chat(line))
     message = wire.dumps(chat_message(line))
     if stored_channel == "all":
         room.broadcast(message)
