@@ -185,7 +185,7 @@ def test_the_top_up_leaves_the_engines_table_and_search_as_they_were():
 def test_zobrist_keys_fit_a_machine_word_under_pypy():
     """Keys below 2**63 (PyPy keeps larger integers as big integers: slow, and a cold JIT)."""
     from xboard_engine.multi.position import _Keys
-    from xboard_engine.core.zobrist import zobrist_for
+    from xboard_engine.core.board import zobrist_for
     for size in (120, 140):
         keys = zobrist_for(size)
         words = [k for row in keys.piece for k in row] + [keys.side] + keys.castling + keys.ep

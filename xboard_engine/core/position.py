@@ -21,7 +21,7 @@ from .moves import CASTLE, EDGE, EP, JUMP, NORMAL, PASS_MOVE, PUSH, Move, MoveKi
 from .outcome import Outcome, is_insufficient_material, outcome
 from .pieces import PAWN
 from .variant import Variant, get_variant, placement_of
-from .zobrist import hash_from_scratch, zobrist_for
+from .board import hash_from_scratch, zobrist_for
 
 __all__ = ["Position", "Move", "MoveKind", "Outcome"]
 

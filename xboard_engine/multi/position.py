@@ -31,7 +31,7 @@ class _Keys:
 
     def __init__(self, size: int, seats: int, castles: int) -> None:
         rng = random.Random(0x8C8E55)
-        bits = lambda: rng.getrandbits(63)   # below 2**63: a machine word in PyPy (zobrist.py)
+        bits = lambda: rng.getrandbits(63)   # below 2**63: a machine word in PyPy (core/board.py)
         self.piece = [[0] * size] + [[bits() for _ in range(size)] for _ in range(1, OFF + 1)]
         self.turn = [bits() for _ in range(seats)]
         self.right = [bits() for _ in range(castles)]

@@ -5,6 +5,7 @@ board, units, kings, seat states, castling rights, en-passant chances and the ``
 """
 from typing import List, Optional
 
+from ..core.attacks import ray_end
 from ..core.moves import CASTLE, DOUBLE, EP, NORMAL, Move
 from .rules import ACTIVE, EMPTY, GREY, KING, KNIGHT, OFF, PAWN, ZOMBIE, MultiVariant
 
@@ -44,11 +45,7 @@ class SeatMoves:
                 if table[c] and c & 7 in (4, 5, 6, 7):      # rook, queen, king, point queen
                     return True
                 continue
-            t += d
-            c = B[t]
-            while c == 0:
-                t += d
-                c = B[t]
+            t, c = ray_end(B, t + d, d)
             if table[c] and c & 7 in (4, 5, 7):
                 return True
         pawn_reverse = v.pawn_reverse
@@ -61,11 +58,7 @@ class SeatMoves:
                     if k in (3, 5, 6, 7) or (k == PAWN and d in pawn_reverse[c >> 3]):
                         return True
                 continue
-            t += d
-            c = B[t]
-            while c == 0:
-                t += d
-                c = B[t]
+            t, c = ray_end(B, t + d, d)
             if table[c] and c & 7 in (3, 5, 7):
                 return True
         return False

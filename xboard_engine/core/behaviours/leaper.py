@@ -13,11 +13,20 @@ class LeaperSlider(Behaviour):
     name = "leaper/slider"
 
     def moves(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
+        self._steps(pos, sq, p, add, enemy_lo, enemy_hi, True)
+
+    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
+        self._steps(pos, sq, p, add, enemy_lo, enemy_hi, False)
+
+    @staticmethod
+    def _steps(pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int, quiet: bool) -> None:
+        """Each leap and each slide up to the first unit: onto an enemy (a capture), or onto an empty
+        square when ``quiet``."""
         B = pos.board
         jumps, rays = pos.v.move_table[p][sq]
         for to, m in jumps:
             t = B[to]
-            if t == 0 or enemy_lo < t < enemy_hi:
+            if (quiet and t == 0) or enemy_lo < t < enemy_hi:
                 add(m)
         for ray in rays:
             for to, m in ray:
@@ -26,21 +35,8 @@ class LeaperSlider(Behaviour):
                     if enemy_lo < t < enemy_hi:
                         add(m)
                     break
-                add(m)
-
-    def captures(self, pos: "Position", sq: int, p: int, add: AddMove, enemy_lo: int, enemy_hi: int) -> None:
-        B = pos.board
-        jumps, rays = pos.v.move_table[p][sq]
-        for to, m in jumps:
-            if enemy_lo < B[to] < enemy_hi:
-                add(m)
-        for ray in rays:
-            for to, m in ray:
-                t = B[to]
-                if t:
-                    if enemy_lo < t < enemy_hi:
-                        add(m)
-                    break
+                if quiet:
+                    add(m)
 
     def move_table(self, v: "Variant", code: int) -> List[Optional[StepTable]]:
         return step_table(v, code, v.leaps[code], v.slides[code])

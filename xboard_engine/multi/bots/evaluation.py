@@ -5,6 +5,7 @@ captures at a leaf.  All scores are centipawns from the bot's side's view.
 """
 from typing import List, Optional, Tuple
 
+from ...core.attacks import ray_end
 from ...core.moves import CASTLE, EP
 from .state import SearchState
 from .values import (CAPTURE_ORDER, DRAW_RESULT_CP, ELIMINATED, HANGING_NEXT, HANGING_SECOND, IN_CHECK_CP, INFINITE,
@@ -23,32 +24,15 @@ def cheapest_attacker(pos: MultiPosition, sq: int, table: List[bool]) -> int:
         if table[c] and c & 7 == KNIGHT:
             best = 300
             break
-    for d in v.orthogonal:
-        t = sq + d
-        c = B[t]
-        first = True
-        while c == 0:
-            t += d
-            c = B[t]
-            first = False
-        if table[c]:
-            k = c & 7
-            if k == ROOK or k == QUEEN or k == POINT_QUEEN or (k == KING and first):
-                worth = MATERIAL[k] if k != KING else 2000
-                if worth < best:
-                    best = worth
     pawn_reverse = v.pawn_reverse
-    for d in v.diagonal:
-        t = sq + d
-        c = B[t]
-        first = True
-        while c == 0:
-            t += d
-            c = B[t]
-            first = False
-        if table[c]:
+    for directions, slider in ((v.orthogonal, ROOK), (v.diagonal, BISHOP)):
+        for d in directions:
+            t, c = ray_end(B, sq + d, d)
+            if not table[c]:
+                continue
             k = c & 7
-            if k == BISHOP or k == QUEEN or k == POINT_QUEEN or (first and (k == KING or (k == PAWN and d in pawn_reverse[c >> 3]))):
+            if k == slider or k == QUEEN or k == POINT_QUEEN or (t == sq + d and (
+                    k == KING or (slider == BISHOP and k == PAWN and d in pawn_reverse[c >> 3]))):
                 worth = MATERIAL[k] if k != KING else 2000
                 if worth < best:
                     best = worth
