@@ -25,7 +25,6 @@ MAX_SEEKS = 3
 MAX_SEEKS_PER_ADDRESS = 20         # seeks waiting whose lobby page came from one address
 # The quick-pairing buttons' clocks (seconds + increment): the lobby shows how many wait for each.
 QUICK_CLOCKS = ["60+0", "180+2", "300+3", "600+5", "900+10", "1800+20"]
-_numbers = itertools.count(1)
 
 
 class Seek(NamedTuple):
@@ -68,6 +67,7 @@ class SeekBoard:
     def __init__(self, hall: "HallServices") -> None:
         self.hall = hall
         self.waiting: List[Seek] = []
+        self._numbers = itertools.count(1)      # the seeks' ids: s1, s2, ...
 
     async def seek(self, viewer: Viewer, data: Dict[str, Any]) -> None:
         """A new seek from the lobby: paired now if a compatible one waits, else added to the lobby.
@@ -93,7 +93,7 @@ class SeekBoard:
         now = time.time()
         key = rated.pool_key("two", config)
         mine = await rated.current(self.hall.store, player["id"], key, now)
-        new = Seek(f"s{next(_numbers)}", viewer, player["id"], player["name"], config["variant"], config["tc"],
+        new = Seek(f"s{next(self._numbers)}", viewer, player["id"], player["name"], config["variant"], config["tc"],
                    bool(is_rated), low, high, int(round(mine.rating)), rated.provisional(mine), now)
         partner = next((s for s in self.waiting if _compatible(s, new)), None)
         if partner is not None:
