@@ -147,6 +147,48 @@ def test_D2_the_lobby_shows_the_newest_open_challenges_first_however_many_wait(t
         s.stop()
 
 
+def test_D2_games_paired_by_seeks_count_against_the_creation_rate(tmp_path):
+    """Issue 52, defect 4: six puppet pairs made 72 games in 9.2 s through seeks, where `create` lets a
+    person make 5 at once and then one every 3 s.  Now a seek that pairs counts as a game its newer
+    seeker created: one person answering fresh waiting seeks is refused like a sixth quick `create`,
+    and the refusal changes nothing (the waiting seek still waits, theirs is not kept)."""
+    import time
+    s = LiveServer(tmp_path, "--first-move", "0")
+
+    async def next_reply(client):
+        while True:
+            message = await client.receive()
+            if message["type"] in ("paired", "error", "seeking"):
+                return message
+
+    async def scenario():
+        pacer = await new_player(s, "Pacer")
+        begun, paired, waiters = time.monotonic(), 0, []
+        for n in range(12):
+            waiter = await new_player(s, f"Waiter{n}")
+            waiters.append(waiter)
+            await waiter.send({"type": "seek", "variant": "normal", "tc": "60+0", "rated": False})
+            await waiter.wait_for("seeking")
+            await pacer.send({"type": "seek", "variant": "normal", "tc": "60+0", "rated": False})
+            reply = await next_reply(pacer)
+            if reply["type"] == "error":
+                break
+            assert reply["type"] == "paired", reply
+            paired += 1
+        else:
+            raise AssertionError("12 games paired in a row: no creation limit")
+        assert reply["message"] == "you are creating games too fast: wait a few seconds"
+        # 5 at once, then one every 3 s (the loop's own time lets a few more through on a slow machine)
+        assert 5 <= paired <= 5 + (time.monotonic() - begun) / 3 + 1, paired
+        lobby = await pacer.wait_for("lobby", seeks=lambda seeks: any(x["player"] == waiter.id for x in seeks))
+        assert all(x["player"] != pacer.id for x in lobby["seeks"])
+        await close_all(pacer, *waiters)
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
 def test_D2_a_challenge_can_be_withdrawn_and_expires_and_its_invite_with_it(tmp_path):
     s = LiveServer(tmp_path, "--challenge-minutes", "0.03")     # 1.8 s
 

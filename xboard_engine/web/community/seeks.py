@@ -97,6 +97,9 @@ class SeekBoard:
                    bool(is_rated), low, high, int(round(mine.rating)), rated.provisional(mine), now)
         partner = next((s for s in self.waiting if _compatible(s, new)), None)
         if partner is not None:
+            # a game made by a seek counts as one its maker created (else puppets pairing their seeks
+            # made games many times faster than ``create`` lets anyone)
+            self.hall.seating.count_creation(viewer, new.player_id)
             await self._pair(partner, new)
             return
         same = [s for s in self.waiting if s.player_id == new.player_id]

@@ -132,15 +132,21 @@ class Seating:
         several processes, this process's (each has its bot workers)."""
         return sum(1 for room in self.hall.rooms.values() if room.status == "playing" and room.has_bot())
 
+    def count_creation(self, viewer: Viewer, player_id: int) -> None:
+        """One more game made by this person from this page's address (a challenge, or a seek that
+        pairs): refused past the rates each may create at."""
+        if self.hall.policy.local:
+            return
+        person = self.creations.setdefault(f"player {player_id}", wire.RateLimit(PERSON_RATE, PERSON_BURST))
+        address = self.creations.setdefault(viewer.address, wire.RateLimit(ADDRESS_RATE, ADDRESS_BURST))
+        if not person.allow():
+            raise Refused("you are creating games too fast: wait a few seconds")
+        if not address.allow():
+            raise Refused("too many games are being created from your address: wait a few seconds")
+
     def _check_limits(self, viewer: Viewer, player_id: int, challenge: bool, bots: bool) -> None:
         policy = self.hall.policy
-        if not policy.local:
-            person = self.creations.setdefault(f"player {player_id}", wire.RateLimit(PERSON_RATE, PERSON_BURST))
-            address = self.creations.setdefault(viewer.address, wire.RateLimit(ADDRESS_RATE, ADDRESS_BURST))
-            if not person.allow():
-                raise Refused("you are creating games too fast: wait a few seconds")
-            if not address.allow():
-                raise Refused("too many games are being created from your address: wait a few seconds")
+        self.count_creation(viewer, player_id)
         games = self.unfinished(player_id)
         if len(games) >= policy.max_games_each:
             raise Refused(f"you have {len(games)} unfinished games: finish, resign or cancel some first")
