@@ -126,9 +126,12 @@ class Look:
 class Client:
     """One browser profile: a cookie jar, and WebSockets to the lobby and to games."""
 
-    def __init__(self, server: LiveServer, origin: Optional[str] = None) -> None:
+    def __init__(self, server: LiveServer, origin: Optional[str] = None, address: Optional[str] = None) -> None:
+        """``address``: the X-Forwarded-For of every request (a server started with --trusted-proxy
+        127.0.0.1 then sees this profile at that address)."""
         self.server = server
-        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        headers = {"X-Forwarded-For": address} if address else {}
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), headers=headers)
         self.origin = origin
         self.ws: Optional[aiohttp.ClientWebSocketResponse] = None
         self.inbox: List[Dict[str, Any]] = []
@@ -233,9 +236,10 @@ def unique(name: str) -> str:
     return f"{name} {tail}"
 
 
-async def new_player(server: LiveServer, name: str, exact: bool = False) -> Client:
-    """A browser profile that opened the lobby and chose a name (made unique unless ``exact``)."""
-    client = Client(server)
+async def new_player(server: LiveServer, name: str, exact: bool = False, address: Optional[str] = None) -> Client:
+    """A browser profile that opened the lobby and chose a name (made unique unless ``exact``), seen
+    at ``address`` by a server that trusts 127.0.0.1 as its proxy."""
+    client = Client(server, address=address)
     assert await client.open_page("/") == 200
     await client.connect("/ws/lobby")
     await client.wait_for("lobby")

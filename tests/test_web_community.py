@@ -13,6 +13,7 @@ aiohttp = need_module("aiohttp")
 from live_client import LiveServer, close_all, create, game_between, new_player, play_moves, run, two_players  # noqa: E402
 
 from xboard_engine.web.community import ratings  # noqa: E402
+from xboard_engine.web.compute.analysis import Analyst  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -456,3 +457,47 @@ def test_one_address_has_at_most_10_analyses_waiting_however_many_people_ask(own
                                     "wait for one to finish")
         await close_all(running, *whites)
     run(scenario())
+
+
+def test_the_analysis_queue_is_shared_round_robin_between_the_addresses_that_ask():
+    """Issue 52, defect 9: one address queued 11 long games ahead of everyone else's.  Now each asker
+    (the address that asked) has its oldest waiting game run in turn, the one served longest ago (or
+    never) first; an asker with nothing left waiting starts afresh."""
+    analyst = Analyst(None)
+    analyst.queue.extend([1, 2, 3, 4, 5, 6])
+    analyst.asked_from.update({1: "10.0.0.1", 2: "10.0.0.1", 3: "10.0.0.1", 4: "10.0.0.2", 5: "10.0.0.3",
+                               6: "10.0.0.2"})
+    assert analyst.running_order() == [1, 4, 5, 2, 6, 3]
+    ran = [analyst.take_next(), analyst.take_next()]       # 10.0.0.1's and 10.0.0.2's first
+    analyst.queue.append(7)                                 # a newcomer's, asked for meanwhile
+    analyst.asked_from[7] = "10.0.0.4"
+    while analyst.queue:
+        ran.append(analyst.take_next())
+    assert ran == [1, 4, 5, 7, 2, 6, 3]
+    assert analyst.served == {} and analyst.asked_from == {}   # nothing kept once nothing waits
+
+
+def test_a_newcomers_analysis_waits_behind_one_turn_of_an_address_with_many_queued(tmp_path):
+    """Over the real server behind a proxy: four people at one address queue four analyses behind a
+    running one; a fifth person, elsewhere, asks next and is second in line, not fifth."""
+    s = LiveServer(tmp_path, "--first-move", "0", "--trusted-proxy", "127.0.0.1")
+
+    async def scenario():
+        running, whites = await queue_held(s, 5)
+        crowd = [await new_player(s, f"Crowd{n}", address="10.0.0.1") for n in range(4)]
+        for n, person in enumerate(crowd):
+            await person.connect(f"/ws/g/{whites[n].game}")
+            await person.wait_for("hello")
+            await person.send({"type": "analyse"})
+            assert (await person.wait_for("analysis", status="queued"))["ahead"] == n + 1
+        newcomer = await new_player(s, "Newcomer", address="10.0.0.2")
+        await newcomer.connect(f"/ws/g/{whites[4].game}")
+        await newcomer.wait_for("hello")
+        await newcomer.send({"type": "analyse"})
+        assert (await newcomer.wait_for("analysis", status="queued"))["ahead"] == 2   # the running one, Crowd0's
+        await close_all(running, newcomer, *whites, *crowd)
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+

@@ -5,7 +5,9 @@ own analysis board.
 
 Analyses wait in a queue (kept in the store, so a restart loses none) and run one position at a
 time on the bot pool, and only while a worker of the pool is free: a live game's bot never waits
-for an analysis.  Each position gets ``SECONDS_PER_POSITION`` at full strength.  A person may have
+for an analysis.  The queue is shared round robin between the addresses that asked: each address's
+oldest waiting game in turn, the address served longest ago first (one address's many cookies
+share one turn), so nobody waits behind another's whole list.  Each position gets ``SECONDS_PER_POSITION`` at full strength.  A person may have
 ``PER_PERSON`` analyses waiting, and asks for lines at a bounded rate (one search at a time).
 
 Judgements follow lichess's: a move's loss is the fall in the mover's winning chances (from -1 to
@@ -134,6 +136,8 @@ class Analyst:
         self.seconds = seconds
         self.queue: Deque[int] = collections.deque()
         self.asked_from: Dict[int, str] = {}        # a waiting game -> the address that asked (this run)
+        self.served: Dict[str, int] = {}            # an address with games waiting -> the turn its last began
+        self.turns = 0
         self.current: Optional[int] = None
         self.progress = (0, 0)
         self.looking: Dict[Any, Viewer] = {}        # a line search's job key -> the page that asked
@@ -199,8 +203,37 @@ class Analyst:
         elif game_id == self.current:
             out["status"], out["done"], out["total"] = "running", self.progress[0], self.progress[1]
         elif game_id in self.queue:
-            out["ahead"] = list(self.queue).index(game_id) + (1 if self.current is not None else 0)
+            out["ahead"] = self.running_order().index(game_id) + (1 if self.current is not None else 0)
         return out
+
+    def _asker(self, game_id: int) -> str:
+        """Whose turn a waiting game takes: the address that asked (a game queued before a restart
+        is a turn of its own)."""
+        return self.asked_from.get(game_id) or f"game {game_id}"
+
+    def running_order(self) -> List[int]:
+        """The waiting games in the order they will run: round robin over the askers, the one served
+        longest ago (or never) first, each asker's games oldest first."""
+        by_asker: Dict[str, List[int]] = {}
+        for game_id in self.queue:
+            by_asker.setdefault(self._asker(game_id), []).append(game_id)
+        first = {asker: n for n, asker in enumerate(by_asker)}
+        askers = sorted(by_asker, key=lambda a: (self.served.get(a, -1), first[a]))
+        longest = max((len(games) for games in by_asker.values()), default=0)
+        return [by_asker[a][r] for r in range(longest) for a in askers if r < len(by_asker[a])]
+
+    def take_next(self) -> int:
+        """The waiting game whose turn it is, out of the queue."""
+        game_id = self.running_order()[0]
+        self.queue.remove(game_id)
+        asker = self._asker(game_id)
+        self.asked_from.pop(game_id, None)
+        self.turns += 1
+        if any(self._asker(g) == asker for g in self.queue):
+            self.served[asker] = self.turns
+        else:                               # nothing more of theirs waits: the same as never served
+            self.served.pop(asker, None)
+        return game_id
 
     async def tell(self, room: Room) -> None:
         text = wire.dumps(await self.state(room.id))
@@ -214,8 +247,7 @@ class Analyst:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            game_id = self.queue.popleft()
-            self.asked_from.pop(game_id, None)
+            game_id = self.take_next()
             self.current = game_id
             try:
                 await self._analyse(game_id)
