@@ -214,6 +214,53 @@ def test_a_bot_hears_a_challenge_and_its_decline_ends_the_game_with_the_reason_a
     run(scenario())
 
 
+def test_one_stranger_cannot_keep_a_bot_account_busy(server):
+    """Issue 52, defect 6: a stranger who challenged a bot again every 0.5 s and never moved kept it
+    busy (13 of 13 other challenges refused).  Now a person holds at most half of a bot's games at once
+    (at least one); one who leaves a game the bot took unplayed waits before challenging it again, and
+    so does a fresh cookie at their address; a challenge the bot declined costs nothing."""
+    from xboard_engine.web.community.bot_accounts import UNPLAYED_WAIT
+
+    async def scenario():
+        bot = await fake_bot(server, "Patient", maxGames=2)
+        staller = await new_player(server, "Staller")
+        made = await create(staller, **challenge(bot.name, tc="60+1"))
+        heard = await bot.wait_for("challenge", gameId=made["gameId"])
+        assert await refusal(staller, challenge(bot.name, tc="60+1")) == \
+            f"{bot.name} plays 1 of its games with you already, at most 1 at once: finish one first"
+        taker = Client(server)                        # the bot's game connection, as its client opens it
+        taker.session = bot.session
+        await taker.connect(f"/ws/g/{made['gameId']}")
+        await taker.wait_for("hello")
+        await taker.send({"type": "take", "seat": 1, "secret": heard["secret"]})
+        await taker.wait_for("hello", yourSeats=[1])
+        await staller.connect(f"/ws/g/{made['gameId']}")
+        await staller.state(status="playing")
+        await staller.send({"type": "abort"})
+        await staller.state(status="aborted")
+        await staller.connect("/ws/lobby")
+        await staller.wait_for("lobby")
+        wait = f"your last game with {bot.name} ended before you moved: you may challenge it again in "
+        message = await refusal(staller, challenge(bot.name, tc="60+1"))
+        assert message.startswith(wait) and 0 < int(message[len(wait):].split()[0]) <= UNPLAYED_WAIT, message
+        puppet = await new_player(server, "Puppet")   # a new cookie at the same address
+        assert (await refusal(puppet, challenge(bot.name, tc="60+1"))).startswith(wait)
+        other = await fake_bot(server, "Picky", maxGames=1)
+        first = await create(puppet, **challenge(other.name, tc="60+1"))
+        await other.wait_for("challenge", gameId=first["gameId"])
+        await puppet.connect(f"/ws/g/{first['gameId']}")
+        await puppet.state(status="open")
+        await other.send({"type": "decline", "gameId": first["gameId"], "reason": "not now"})
+        await puppet.state(status="aborted")
+        await puppet.connect("/ws/lobby")
+        await puppet.wait_for("lobby")
+        second = await create(puppet, **challenge(other.name, tc="60+1"))   # declined: no wait
+        await other.wait_for("challenge", gameId=second["gameId"])
+        await taker.ws.close()
+        await close_all(bot, other, staller, puppet)
+    run(scenario())
+
+
 def test_a_bot_account_plays_only_challenges_and_a_person_who_has_played_cannot_become_one(server):
     async def scenario():
         bot = await fake_bot(server, "Loner")

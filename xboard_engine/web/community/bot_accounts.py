@@ -18,7 +18,8 @@ bot accounts may be.  When a game with a bot account begins, or the bot comes on
 unfinished (after a restart), its connection hears ``gameStart``."""
 import asyncio
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set
+import time
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
 from . import names
 from ...core.variant import variant_names
@@ -37,6 +38,7 @@ MAX_ENGINE_TEXT = 80
 MAX_REASON = 200
 MAX_LISTED = 100                        # bots the lobby lists
 ANSWER_SECONDS = 20.0                   # a challenge neither taken nor declined by then ends
+UNPLAYED_WAIT = 120.0                   # a challenger who left a game with a bot unplayed waits this long
 
 
 class OnlineBot:
@@ -66,6 +68,8 @@ class Registry:
     def __init__(self, store: Store) -> None:
         self.online: Dict[int, OnlineBot] = {}
         self.pending: Dict[int, str] = {}        # room id -> the invite hash its challenge waits with
+        # (bot, challenger's player id or address) -> until when that challenger may not challenge it
+        self.waits: Dict[Tuple[int, Any], float] = {}
         self._ids: Set[int] = set(store.bot_account_ids())     # (the plain store: nobody is served yet)
 
     def is_bot(self, player_id: Optional[int]) -> bool:
@@ -289,11 +293,49 @@ class BotAccounts:
         if held >= online.info["maxGames"]:
             raise Refused(f"{bot_name} is busy: it plays {held} games now (at most {online.info['maxGames']} "
                           "at once); try again later")
+        self._check_challenger(viewer, target, bot_name, online.info["maxGames"])
         mine = registry.online.get(viewer.player_id) if viewer.player_id is not None else None
         if mine is not None and self.games_held(viewer.player_id) >= mine.info["maxGames"]:
             raise Refused(f"you play {mine.info['maxGames']} games already (your maxGames)")
         config["botAccount"] = {"seat": seat, "player": target, "name": bot_name}
         return Challenge(seat, target, bot_name, new_secret())
+
+    def _check_challenger(self, viewer: Viewer, bot: int, bot_name: str, max_games: int) -> None:
+        """A person holds at most half of a bot's games at once (at least one), and after leaving a game
+        with it unplayed waits ``UNPLAYED_WAIT`` (so do the other people of their address: a fresh
+        cookie does not skip the wait)."""
+        now = time.monotonic()
+        waits = self.registry.waits
+        if len(waits) > 1000:
+            for key in [k for k, until in waits.items() if until <= now]:
+                del waits[key]
+        until = max(waits.get((bot, viewer.player_id), 0.0), waits.get((bot, viewer.address), 0.0))
+        if until > now:
+            raise Refused(f"your last game with {bot_name} ended before you moved: you may challenge it "
+                          f"again in {math.ceil(until - now)} s")
+        share = max(1, max_games // 2)
+        yours = [r for r in self.hall.rooms.values() if r.status in ("open", "playing")
+                 and (r.config.get("botAccount") or {}).get("player") == bot
+                 and r.creator == viewer.player_id]
+        if len(yours) >= share:
+            raise Refused(f"{bot_name} plays {len(yours)} of its games with you already, at most {share} "
+                          "at once: finish one first")
+
+    def game_ended(self, room: Room) -> None:
+        """A game has ended: if it was a challenge to a bot account that the bot took and its
+        challenger left unplayed (aborted before their first move, or no move in time), the challenger
+        (and their address) waits before challenging that bot again."""
+        target = room.config.get("botAccount") or {}
+        bot_seat = target.get("seat")
+        if room.status != "aborted" or bot_seat is None or room.seats[bot_seat].kind != "player":
+            return
+        challenger_seats = [s.seat for s in room.seats if s.seat != bot_seat and s.player_id == room.creator]
+        if any(seat in room.moved for seat in challenger_seats):
+            return
+        until = time.monotonic() + UNPLAYED_WAIT
+        self.registry.waits[(target["player"], room.creator)] = until
+        if room.creator_address:
+            self.registry.waits[(target["player"], room.creator_address)] = until
 
     def send_challenge(self, room: Room, challenge: Challenge, challenger: Dict[str, Any]) -> None:
         """The stored challenge to the bot's connection; it ends if not answered in time."""

@@ -231,6 +231,8 @@ class Hall:
 
     async def game_over(self, room: Room) -> None:
         """A game has ended (with a result or aborted): a tournament's next pairings follow."""
+        if room.config.get("botAccount"):
+            self.bot_accounts.game_ended(room)
         if room.config.get("tournament"):
             await self.tournaments.game_ended(room)
         if self.shared is not None:
