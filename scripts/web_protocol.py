@@ -26,7 +26,10 @@ the server sends against the tables.
 - **Refusals.** Any refused message gets one reply, `{"type": "error", "message": "..."}` saying
   why, and changes nothing. A connection sends at most 10 messages a second on average (30 at once):
   past that each message is refused ("too many messages: slow down"), and after 100 such refusals
-  the connection is closed. Chat lines have a rate of their own (one in 2 s, 5 at once).
+  the connection is closed. So is text: a connection sends at most 64 KiB of it at once and 8 KiB a
+  second after that, the connections of one address 512 KiB and 64 KiB a second between them, and a
+  message past that is refused unread ("too much text sent: slow down", a refusal like the others).
+  Chat lines have a rate of their own (one in 2 s, 5 at once).
 - **Games** are named by their address, `gameId`: the SLUG of `/g/SLUG`.
 - **States.** The first `state` a game page gets is whole; the later ones leave out the lists that
   only grow with the game (two-player: fens, sans, lastSquares; 8 Player: moves, log) and carry

@@ -295,6 +295,42 @@ def test_flood_refused_then_the_connection_closed(server):
     run(scenario())
 
 
+def test_what_a_page_and_an_address_may_send_is_bounded_in_characters_before_it_is_read(tmp_path):
+    """Issue 52, defect 8: 40 connections sending 16 KiB messages slowed a bystander's moves from 5.5 ms
+    to 749 ms.  Now a page may send 64 KiB at once (8 KiB a second after that), and all pages of one
+    address 512 KiB (64 KiB a second): past that a message is refused unread, and a connection refused
+    100 times is closed."""
+    from xboard_engine.web.rooms import wire
+    s = LiveServer(tmp_path)
+    big = '{"type": "chat", "text": "' + "z" * 15900 + '"}'          # under the longest message
+    refusal = "too much text sent: slow down"
+
+    async def answers(client, count):
+        for _ in range(count):
+            await client.send(big)
+        return [(await client.wait_for("error"))["message"] for _ in range(count)]
+
+    async def scenario():
+        page = await new_player(s, "Talker")
+        replies = await answers(page, 8)
+        assert not any(r.startswith(refusal) for r in replies[:wire.CONNECTION_BURST // len(big)]), replies
+        assert any(r.startswith(refusal) for r in replies), replies      # read as unknown on a lobby page before
+        crowd, first_refused = [], None
+        for n in range(2 * wire.ADDRESS_BURST // wire.CONNECTION_BURST):  # fresh pages of the same address
+            person = await new_player(s, f"Crowd{n}")
+            crowd.append(person)
+            replies = await answers(person, wire.CONNECTION_BURST // len(big))
+            if replies[0].startswith(refusal):
+                first_refused = n
+                break
+        assert first_refused is not None and first_refused >= 7, first_refused     # the address's share spent
+        await close_all(page, *crowd)
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
 def test_foreign_origin_and_host_refused(server):
     async def scenario():
         mallory = Client(server)

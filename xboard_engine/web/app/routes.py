@@ -201,7 +201,8 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
             return web.Response(status=429, text=f"too many connections from {address}\n")
         # Up to a quarter megabyte a message gets a reply saying why it is refused; beyond, the
         # connection is closed (1009, message too big).
-        ws = web.WebSocketResponse(max_msg_size=256 * 1024, heartbeat=30)
+        # (a message longer than parse() takes, in UTF-8's widest case, closes the connection unread)
+        ws = web.WebSocketResponse(max_msg_size=4 * wire.MAX_MESSAGE_BYTES + 1024, heartbeat=30)
         await ws.prepare(request)
         sockets.add(ws)
         gate.open[address] = gate.open.get(address, 0) + 1

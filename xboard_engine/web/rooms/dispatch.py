@@ -135,6 +135,12 @@ async def handle(hall: "Hall", viewer: Viewer, socket: str, place: Any, text: st
         if not viewer.messages.allow():
             viewer.refusals += 1
             raise wire.BadMessage("too many messages: slow down")
+        # characters are paid for before the message is looked at: by the connection, and by all of
+        # its address's connections together
+        if not viewer.characters.allow(len(text)) or not hall.characters_from(viewer.address).allow(len(text)):
+            viewer.refusals += 1
+            raise wire.BadMessage(f"too much text sent: slow down (at most {wire.CONNECTION_RATE // 1024} KiB a "
+                                  f"second from a page, {wire.ADDRESS_RATE // 1024} KiB from an address)")
         data = wire.parse(text)
         message = messages.check(socket, data)
         handler = ROUTES[socket][message.type]

@@ -30,6 +30,19 @@ from .services import Policy
 from .shared import Elsewhere
 
 
+class _Unlimited(wire.RateLimit):
+    """No limit (one person's server)."""
+
+    def __init__(self) -> None:
+        super().__init__(0.0, 0.0)
+
+    def allow(self, cost: float = 1.0) -> bool:
+        return True
+
+
+UNLIMITED = _Unlimited()
+
+
 class Hall:
     """Every room, the store and the bot pool.  Runs on the server's asyncio loop.
 
@@ -50,6 +63,7 @@ class Hall:
         self.people = People(self.store)                        # who a page is: its cookie's player
         self.loading: Dict[int, "asyncio.Future[Optional[Room]]"] = {}   # rooms being read from the store
         self.tasks: Set["asyncio.Future[Any]"] = set()         # work begun by timers and closed pages
+        self.characters: Dict[str, wire.RateLimit] = {}        # address -> what its pages may still send
         self.analyst = Analyst(self)
         self.on_lobby_change: Optional[Callable[[], None]] = None
         self.stopping = False
@@ -78,6 +92,19 @@ class Hall:
         self.lobby_changed()
         if self.shared is not None:
             self.spawn(self.shared.changed(room))
+
+    def characters_from(self, address: str) -> wire.RateLimit:
+        """The characters the pages of ``address`` may send between them (unlimited on one person's
+        server); the buckets of addresses quiet lately are dropped now and then."""
+        if self.policy.local:
+            return UNLIMITED
+        bucket = self.characters.get(address)
+        if bucket is None:
+            if len(self.characters) > 10000:
+                for quiet in [a for a, b in self.characters.items() if b.full()]:
+                    del self.characters[quiet]
+            bucket = self.characters[address] = wire.RateLimit(wire.ADDRESS_RATE, wire.ADDRESS_BURST)
+        return bucket
 
     def spawn(self, work: Awaitable[Any]) -> "asyncio.Future[Any]":
         """Work begun outside a page's message (a timer, a bot's move, a page closing): kept until it

@@ -36,6 +36,7 @@ class Viewer:
         self.player: Optional[Dict[str, Any]] = None     # {"id", "name"} once known
         self.room: Optional["Room"] = None
         self.messages = wire.RateLimit(rate=10.0, burst=30.0)
+        self.characters = wire.RateLimit(rate=wire.CONNECTION_RATE, burst=wire.CONNECTION_BURST)
         self.chats = wire.RateLimit(rate=0.5, burst=5.0)
         self.refusals = 0
 

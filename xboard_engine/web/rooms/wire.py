@@ -9,6 +9,11 @@ from typing import Any, Dict, Optional
 from ..community.names import clean_chat
 
 MAX_MESSAGE_BYTES = 16 * 1024       # a move, a chat line or a challenge is far less
+MAX_DEPTH = 8                       # brackets nested in a message at most
+# What a connection, and all connections of one address, may send: characters a second on average,
+# and at once (a page's messages are tens of characters; a loaded game's challenge a few thousand).
+CONNECTION_RATE, CONNECTION_BURST = 8 * 1024, 64 * 1024
+ADDRESS_RATE, ADDRESS_BURST = 64 * 1024, 512 * 1024
 MAX_CHAT = 300
 
 
@@ -21,7 +26,7 @@ def parse(text: str) -> Dict[str, Any]:
     nested too deeply, not an object)."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise BadMessage(f"message too long ({len(text)} characters; at most {MAX_MESSAGE_BYTES})")
-    if _depth(text) > 8:
+    if _depth(text) > MAX_DEPTH:
         raise BadMessage("message nested too deeply")
     try:
         data = json.loads(text)
@@ -33,7 +38,8 @@ def parse(text: str) -> Dict[str, Any]:
 
 
 def _depth(text: str) -> int:
-    """The deepest nesting of brackets outside strings (a cheap bound before parsing)."""
+    """The deepest nesting of brackets outside strings (a cheap bound before parsing: about 0.3 ms
+    for the longest message under CPython)."""
     depth = deepest = 0
     in_string = escaped = False
     for ch in text:
@@ -50,6 +56,8 @@ def _depth(text: str) -> int:
             depth += 1
             if depth > deepest:
                 deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
         elif ch in "]}":
             depth -= 1
     return deepest
@@ -77,14 +85,19 @@ class RateLimit:
         self.tokens = burst
         self.last = time.monotonic()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
+        """Whether an event of ``cost`` tokens may happen now (then they are spent)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled: nothing spent lately."""
+        return min(self.burst, self.tokens + (time.monotonic() - self.last) * self.rate) >= self.burst
 
 
 def dumps(message: Dict[str, Any]) -> str:
