@@ -115,6 +115,35 @@ def test_D1_a_bot_game_starts_only_while_the_pool_has_room_and_a_person_has_few(
         s.stop()
 
 
+def test_D1_an_idle_player_in_a_game_with_a_bot_loses_its_place_in_the_pool(tmp_path):
+    """Issue 52, defect 1: ten fresh cookies each started two no-clock games against a bot, made one move
+    and stayed connected: every other person's bot game was refused "at capacity" until they resigned.
+    Now a game with bots that waits on a person with no clock running ends after --idle-bot-minutes
+    (default 10), and its place in the pool is free again."""
+    s = LiveServer(tmp_path, "--max-bot-games", "1", "--idle-bot-minutes", "0.03")    # 1.8 s
+
+    async def scenario():
+        idler = await new_player(s, "Idler")
+        bot_game = dict(kind="two", variant="normal", tc="none", seats=[{"kind": "me"}, {"kind": "bot"}])
+        made = await create(idler, **bot_game)
+        await idler.connect(f"/ws/g/{made['gameId']}")
+        await idler.state(status="playing")
+        await idler.send({"type": "move", "move": "e2e4"})
+        await idler.state(sans=lambda sans: len(sans) == 2)             # the bot answered; White sits
+        other = await new_player(s, "Other")
+        await other.send(dict({"type": "create"}, **bot_game))
+        assert "the server is at capacity" in (await other.wait_for("error"))["message"]
+        state = await idler.state(status="aborted", timeout=15)
+        assert state["outcome"]["reason"] == "White made no move for 0.03 minutes: a game with a bot ends when " \
+                                             "its player is idle"
+        await create(other, **bot_game)                                  # the place is free again
+        await close_all(idler, other)
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
 # ---------------------------------------------------------------- D2
 def test_D2_the_lobby_shows_the_newest_open_challenges_first_however_many_wait(tmp_path):
     """With 220 unfilled challenges the lobby read the oldest 200 and dropped those with no free

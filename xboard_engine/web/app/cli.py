@@ -93,6 +93,10 @@ def _parser(local: bool) -> argparse.ArgumentParser:
     parser.add_argument("--first-move", type=float, default=30.0,
                         help="seconds a person has for their first move before the game is aborted "
                              "(0: no limit; default %(default)s)")
+    parser.add_argument("--idle-bot-minutes", type=float, default=10.0,
+                        help="minutes a person to move may sit in a game with bots and no clock running "
+                             "before the game ends (it holds one of the --max-bot-games places; 0: never; "
+                             "default %(default)s)")
     parser.add_argument("--challenge-minutes", type=float, default=60.0,
                         help="minutes before an open challenge and its invite links expire (0: never; "
                              "default %(default)s)")
@@ -284,7 +288,8 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
     else:
         policy = Policy(grace=args.grace, first_move=max(0.0, args.first_move),
                         challenge_minutes=max(0.0, args.challenge_minutes), max_challenges=max(1, args.max_challenges),
-                        max_bot_games_each=max(1, args.max_bot_games_each))
+                        max_bot_games_each=max(1, args.max_bot_games_each),
+                        idle_bot_game=60.0 * max(0.0, args.idle_bot_minutes))
         proxies = set(args.trusted_proxy or (["127.0.0.1", "::1"] if public_url else []))
         gate = Gate(hosts, origins, secure, args.max_connections, proxies)
     hall = Hall(store, pool, policy, engines=engines)

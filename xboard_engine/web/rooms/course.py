@@ -87,9 +87,9 @@ class Course:
             waits.append(left + 0.02)
         for _, since in away_seats(room):
             waits.append(since + self.hall.grace - time.monotonic() + 0.02)
-        deadline = self.first_move_deadline(room)
-        if deadline is not None:
-            waits.append(deadline - time.monotonic() + 0.02)
+        for deadline in (self.first_move_deadline(room), self.idle_deadline(room)):
+            if deadline is not None:
+                waits.append(deadline - time.monotonic() + 0.02)
         if waits:
             room.timer = asyncio.get_event_loop().call_later(max(0.0, min(waits)), self._on_timer, room)
 
@@ -102,6 +102,16 @@ class Course:
         if not limit or seat is None or room.seats[seat].kind != "player" or seat in room.moved:
             return None
         return room.turn_since + limit
+
+    def idle_deadline(self, room: Room) -> Optional[float]:
+        """When a game with bots that waits on a person with no clock running ends (None: never): it
+        holds one of the server's bot places, which an idle player must not keep from others."""
+        idle = self.hall.policy.idle_bot_game
+        seat = room.table.seat_to_move()
+        if not idle or room.config.get("analysis") or seat is None or room.seats[seat].kind != "player" \
+                or not room.has_bot() or room.table.time_left() is not None:
+            return None
+        return room.turn_since + idle
 
     def _on_timer(self, room: Room) -> None:
         room.timer = None
@@ -126,6 +136,13 @@ class Course:
                 await self.end_without_result(room, f"{room.table.seat_labels[seat]} made no first move within "
                                                      f"{deadline - room.turn_since:g} s: the game is aborted",
                                          absent=seat)
+                return
+            deadline = self.idle_deadline(room)
+            if deadline is not None and now >= deadline:
+                seat = room.table.seat_to_move()
+                await self.end_without_result(room, f"{room.table.seat_labels[seat]} made no move for "
+                                                     f"{(deadline - room.turn_since) / 60:g} minutes: a game with a "
+                                                     "bot ends when its player is idle")
                 return
             for away, since in away_seats(room):
                 if now - since >= self.hall.grace:

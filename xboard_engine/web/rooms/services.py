@@ -42,11 +42,13 @@ class Policy(NamedTuple):
     max_challenges: int = 3             # challenges a person has waiting for players
     max_bot_games_each: int = 2         # games with bots a person plays at once
     max_games_each: int = 20            # unfinished games a person has at once
+    idle_bot_game: float = 600.0        # seconds a person to move may sit in a game with bots and no
+    #                                     clock running before it ends (it holds a bot place; 0: never)
     local: bool = False                 # xboard-engine web: the person at this computer
 
 
 LOCAL = Policy(first_move=0.0, challenge_minutes=0.0, max_challenges=1000, max_bot_games_each=1000,
-               max_games_each=1000, local=True)
+               max_games_each=1000, idle_bot_game=0.0, local=True)
 
 
 class HallServices(Protocol):
