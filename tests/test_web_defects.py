@@ -144,6 +144,31 @@ def test_D1_an_idle_player_in_a_game_with_a_bot_loses_its_place_in_the_pool(tmp_
         s.stop()
 
 
+def test_D1_an_idle_seat_of_an_8_player_game_with_other_people_times_out_and_the_game_goes_on(tmp_path):
+    """The same limit in 8 Player Chess, where others play on: the idle person's seat runs out of time
+    (as an away one does), the game is not ended for everyone."""
+    s = LiveServer(tmp_path, "--idle-bot-minutes", "0.03", "--first-move", "0")
+
+    async def scenario():
+        host, idle = await new_player(s, "Host"), await new_player(s, "Idle")
+        seats = [{"kind": "me"}, {"kind": "open"}] + [{"kind": "bot", "level": "random"}] * 6
+        game = (await create(host, kind="eight", mode="singles", tc="none", seats=seats))["gameId"]
+        await idle.connect(f"/ws/g/{game}")
+        await idle.wait_for("hello")
+        await idle.send({"type": "take", "seat": 1})
+        await idle.wait_for("hello", yourSeats=[1])                # connected, and never moves
+        await host.connect(f"/ws/g/{game}")
+        state = await host.state(turn=0)
+        await host.send({"type": "move", "move": state["targets"][0]["options"][0]["text"]})
+        state = await host.state(turn=lambda t: t not in (0, 1), timeout=15)
+        assert state["status"] == "playing" and state["seats"][1]["status"] != "active"
+        await close_all(host, idle)
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
 # ---------------------------------------------------------------- D2
 def test_D2_the_lobby_shows_the_newest_open_challenges_first_however_many_wait(tmp_path):
     """With 220 unfilled challenges the lobby read the oldest 200 and dropped those with no free

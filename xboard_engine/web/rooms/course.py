@@ -140,6 +140,10 @@ class Course:
             deadline = self.idle_deadline(room)
             if deadline is not None and now >= deadline:
                 seat = room.table.seat_to_move()
+                others = {s.player_id for s in room.seats if s.kind == "player"} - {room.seats[seat].player_id}
+                if room.kind == "eight" and others:     # other people play on: the idle seat is out
+                    await self.hall.apply(room, seat, "timeout")
+                    return
                 await self.end_without_result(room, f"{room.table.seat_labels[seat]} made no move for "
                                                      f"{(deadline - room.turn_since) / 60:g} minutes: a game with a "
                                                      "bot ends when its player is idle")
