@@ -46,7 +46,7 @@ from needs import needs
 from xboard_engine import Position
 from xboard_engine.engine.xboard.launcher import XBOARD_CANNOT_DRAW
 from xboard_engine.engine.xboard.launcher import FIRST_START_NOTE
-from xboard_records import (CONVERT, IMPORT, flat_board_arguments, XBOARD, XVFB_RUN,
+from xboard_records import (CONVERT, IMPORT, flat_board_arguments, home_env, XBOARD, XVFB_RUN,
                             SquarePictures,
                             colours, find_program, parse_engine_log, parse_pgn, pieces, ppm, replay_log_game,
                             replay_pgn_game, run_session, same_moves, start_position, xboard_board,
@@ -139,7 +139,7 @@ def run_match(variant: str, workdir: Path) -> None:
         command += ["sh", "-c", script]
     else:
         command += args
-    env = dict(os.environ, HOME=str(home))
+    env = home_env(home)
     with open(files["xboard.out"], "w") as out:
         process = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL,
                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -333,7 +333,7 @@ def test_R5_4_king_takes_rook_castle_keeps_xboard_and_engine_in_step(tmp_path):
             "-debug", "-nameOfDebugFile", str(debug),
             "-popupExitMessage", "false", "-soundMove", "", "-soundProgram", ""]
     done = run_session(args, 90, f"XBoard did not finish (files in {tmp_path})", cwd=tmp_path,
-                       env=dict(os.environ, HOME=str(home)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                       env=home_env(home), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
 
     games = parse_engine_log(log)
@@ -392,7 +392,7 @@ wait $pid
 """
     done = run_session([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script], 120,
                        f"XBoard did not finish (files in {tmp_path})", cwd=tmp_path,
-                       env=dict(os.environ, HOME=str(home)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                       env=home_env(home), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
 
     games = parse_engine_log(log)
@@ -435,7 +435,7 @@ kill $pid
 """
     run_session([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script], 120,
                 f"XBoard did not start (files in {tmp_path})", cwd=tmp_path,
-                env=dict(os.environ, HOME=str(home)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                env=home_env(home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert shot.exists(), f"no screenshot (files in {tmp_path})"
     image = ppm(subprocess.run([CONVERT, str(shot), "-depth", "8", "ppm:-"], capture_output=True,
                                check=True).stdout)

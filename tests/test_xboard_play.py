@@ -17,7 +17,6 @@ the engine has answered, takes a screenshot and resigns, so that XBoard saves th
   pushes, 8piece-random castles with a jailer and 2019 edge captures wrong).
 """
 import json
-import os
 import re
 import shlex
 import subprocess
@@ -33,7 +32,7 @@ from xboard_engine import Position
 from xboard_engine.engine.xboard.launcher import XBOARD_CHECKS_LEGALITY
 from xboard_records import (CONVERT, IMPORT, XBOARD, XVFB_RUN, SquarePictures,
                             flat_board_arguments, parse_engine_log,
-                            parse_pgn, pieces, ppm, replay_pgn_game, run_session, xboard_pieces)
+                            home_env, parse_pgn, pieces, ppm, replay_pgn_game, run_session, xboard_pieces)
 
 ROOT = Path(__file__).resolve().parent.parent
 HUMAN = ROOT / "tests" / "xboard_human.py"
@@ -271,7 +270,7 @@ kill $pid
 """
     run_session([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script], 120,
                 f"XBoard did not finish (files in {tmp_path})", cwd=tmp_path,
-                env=dict(os.environ, HOME=str(home)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                env=home_env(home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     where = f"files in {tmp_path}"
     said = [line.split(" ", 1)[1] for line in log.read_text().splitlines()
             if line.split(" ", 2)[1:2] in (["<"], [">"]) and not re.match(r"^\S+ > \d", line)]

@@ -26,7 +26,6 @@ Steps: ``type:MOVES`` (typed, Return after each), ``drag:FROM:TO``, ``click:SQ``
 release), ``dragpull:FROM:TO:N`` (press on FROM, pull N steps down, move to TO, release).
 """
 import json
-import os
 import re
 import shlex
 import subprocess
@@ -38,7 +37,7 @@ from typing import Callable, List, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from xboard_engine.engine.xboard.launcher import XBOARD_CHECKS_LEGALITY, xboard_arguments  # noqa: E402
-from xboard_records import DARK_SQUARE as DARK, LIGHT_SQUARE as LIGHT, flat_board_arguments  # noqa: E402
+from xboard_records import DARK_SQUARE as DARK, LIGHT_SQUARE as LIGHT, flat_board_arguments, home_env  # noqa: E402
 NODES_PER_MOVE = 3000            # the engine's answers: quick, and the same in every run
 
 
@@ -67,7 +66,7 @@ class Board:
                     "-testLegality", "true" if variant in XBOARD_CHECKS_LEGALITY else "false"] + looks
         (workdir / "xboard.command").write_text(shlex.join(args) + "\n")
         self.xboard = subprocess.Popen(args, stdout=open(workdir / "xboard.out", "w"),
-                                       stderr=subprocess.STDOUT, env=dict(os.environ, HOME=str(workdir)))
+                                       stderr=subprocess.STDOUT, env=home_env(workdir))
         for _ in range(120):
             if self.log.exists() and "> pong" in self.log.read_text():
                 break

@@ -23,6 +23,14 @@ XBOARD = find_program("xboard")
 XVFB_RUN = find_program("xvfb-run")
 
 
+def home_env(home) -> Dict[str, str]:
+    """The environment of an XBoard (and the engine it starts) whose HOME is ``home``: its files and the
+    engine's cache and data folders all under it, whatever XDG folders the tests themselves were given."""
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME")}
+    env["HOME"] = str(home)
+    return env
+
+
 def run_session(command: List[str], timeout: float, failure: str, **kwargs) -> subprocess.CompletedProcess:
     """Run an XBoard session (xvfb-run and everything it starts) in its own process group; on
     timeout kill the whole group, so no XBoard, Xvfb or engine outlives the test, and fail."""
