@@ -468,7 +468,7 @@ def test_names_link_to_player_pages_and_a_person_can_be_muted(server, profiles):
 
 def test_takeback_rematch_and_abort_by_their_buttons(server, profiles):
     a, b, game = two_people(server, profiles, ("Tom", "Tia"))
-    assert a.shown("abort") and not a.shown("resign")
+    assert a.shown("abort") and not a.shown("resign") and a.shown("type-form")
     a.play("d2d4")
     b.play("d7d5")
     a.play("c2c4")
@@ -479,6 +479,7 @@ def test_takeback_rematch_and_abort_by_their_buttons(server, profiles):
     b.js("window.confirm = () => true")
     b.press("#resign")
     a.wait(lambda: a.data("status") == "over", "the game over")
+    assert not a.shown("type-form") and not b.shown("type-form")    # issue 52: no move box once it is over
     a.press("#rematch")
     b.wait(lambda: b.shown("offer") and "wants a rematch" in b.text("offer"), "the rematch asked")
     b.press("#offer-accept")

@@ -13,7 +13,7 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import Client, LiveServer, close_all, create, host_one_round_against_bots, new_player, run  # noqa: E402
+from live_client import Client, LiveServer, close_all, create, host_one_round_against_bots, new_player, play_moves, run  # noqa: E402
 from live_client import two_players as two_player_game  # noqa: E402
 
 
@@ -269,6 +269,19 @@ def test_malformed_oversized_nested_and_binary_messages_refused_connection_kept(
         assert alice.ws.close_code == 1009
         await bob.send({"type": "move", "move": "e7e5"})          # the server goes on
         await bob.state(sans=["e4", "e5"])
+        await close_all(alice, bob)
+    run(scenario())
+
+
+def test_the_mated_king_is_marked(server):
+    """Issue 52, defect 10: the state named the king in check only while the game went on, so the
+    board marked no king once mated."""
+    async def scenario():
+        alice, bob, game, _ = await two_player_game(server)
+        await play_moves(alice, bob, ["f2f3", "e7e5", "g2g4"])
+        await bob.send({"type": "move", "move": "d8h4"})
+        state = await alice.state(status="over")
+        assert state["result"] == "0-1" and state["check"] == "e1"
         await close_all(alice, bob)
     run(scenario())
 

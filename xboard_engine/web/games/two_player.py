@@ -238,7 +238,7 @@ class WebGame:
         pos = self.pos
         v = pos.variant
         held = [v.names[sq] for sq in v.squares if pos.holder_of(v.names[sq])]
-        check = v.names[pos.kings[pos.stm]] if pos.is_check() and not self.over else None
+        check = v.names[pos.kings[pos.stm]] if pos.is_check() else None      # (the mated king too)
         targets = move_targets(pos) if self.human_to_move() else []
         can_pass = self.human_to_move() and any(m.kind == PASS for m in pos.legal_moves())
         return {

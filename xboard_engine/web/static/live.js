@@ -303,6 +303,7 @@ function renderButtons() {
   const offers = s.offers || {};
   const vsBot = s.online.some((o) => o.kind === "bot");
   show("cancel", s.status === "open" && h.creator);
+  show("type-form", on);                        // typing a move: for a player, while the game is played
   show("abort", on && (s.abortable || []).some((seat) => me.includes(seat)));
   show("resign", on && !(s.abortable || []).some((seat) => me.includes(seat) && me.length === 1 && room.kind === "two"));
   show("rematch", s.status === "over" && me.length > 0 && !offers.next,
