@@ -68,8 +68,8 @@ class Registry:
     def __init__(self, store: Store) -> None:
         self.online: Dict[int, OnlineBot] = {}
         self.pending: Dict[int, str] = {}        # room id -> the invite hash its challenge waits with
-        # (bot, challenger's player id or address) -> until when that challenger may not challenge it
-        self.waits: Dict[Tuple[int, Any], float] = {}
+        # (bot, challenger) -> until when that challenger may not challenge it
+        self.waits: Dict[Tuple[int, Optional[int]], float] = {}
         self._ids: Set[int] = set(store.bot_account_ids())     # (the plain store: nobody is served yet)
 
     def is_bot(self, player_id: Optional[int]) -> bool:
@@ -302,14 +302,14 @@ class BotAccounts:
 
     def _check_challenger(self, viewer: Viewer, bot: int, bot_name: str, max_games: int) -> None:
         """A person holds at most half of a bot's games at once (at least one), and after leaving a game
-        with it unplayed waits ``UNPLAYED_WAIT`` (so do the other people of their address: a fresh
-        cookie does not skip the wait)."""
+        with it unplayed waits ``UNPLAYED_WAIT``.  (Per person, not per address: the people of a club
+        share one; a stranger minting cookies is for accounts to stop.)"""
         now = time.monotonic()
         waits = self.registry.waits
         if len(waits) > 1000:
             for key in [k for k, until in waits.items() if until <= now]:
                 del waits[key]
-        until = max(waits.get((bot, viewer.player_id), 0.0), waits.get((bot, viewer.address), 0.0))
+        until = waits.get((bot, viewer.player_id), 0.0)
         if until > now:
             raise Refused(f"your last game with {bot_name} ended before you moved: you may challenge it "
                           f"again in {math.ceil(until - now)} s")
@@ -324,7 +324,7 @@ class BotAccounts:
     def game_ended(self, room: Room) -> None:
         """A game has ended: if it was a challenge to a bot account that the bot took and its
         challenger left unplayed (aborted before their first move, or no move in time), the challenger
-        (and their address) waits before challenging that bot again."""
+        waits before challenging that bot again."""
         target = room.config.get("botAccount") or {}
         bot_seat = target.get("seat")
         if room.status != "aborted" or bot_seat is None or room.seats[bot_seat].kind != "player":
@@ -332,10 +332,7 @@ class BotAccounts:
         challenger_seats = [s.seat for s in room.seats if s.seat != bot_seat and s.player_id == room.creator]
         if any(seat in room.moved for seat in challenger_seats):
             return
-        until = time.monotonic() + UNPLAYED_WAIT
-        self.registry.waits[(target["player"], room.creator)] = until
-        if room.creator_address:
-            self.registry.waits[(target["player"], room.creator_address)] = until
+        self.registry.waits[(target["player"], room.creator)] = time.monotonic() + UNPLAYED_WAIT
 
     def send_challenge(self, room: Room, challenge: Challenge, challenger: Dict[str, Any]) -> None:
         """The stored challenge to the bot's connection; it ends if not answered in time."""

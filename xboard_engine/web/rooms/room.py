@@ -100,7 +100,6 @@ class Room(Watched):
         self.names: Dict[int, str] = {}              # player id -> name now (before the game begins)
         self.saving = False                          # an action is on the table, not yet in the store
         self.gone = False                            # out of the hall's memory (its timers and bots stop)
-        self.creator_address: Optional[str] = None   # the address it was created from (this run only)
 
     def players(self) -> List[str]:
         """What the table is told of each seat: a person ("human"), or the bot's level or engine."""
