@@ -72,11 +72,22 @@ def memory(request, monkeypatch):
     assert wait_until(lambda: not named_files() - before, 3), named_files() - before
 
 
-def helper_memory(pid: int) -> str:
-    """A helper's first argument: how it reached the memory (``fd:N`` or ``name:NAME``)."""
+HELPER_MODULE = "xboard_engine.search.parallel.smp"
+
+
+def helper_words(pid: int) -> List[str]:
+    """The command line of process ``pid``, word by word."""
     with open(f"/proc/{pid}/cmdline", "rb") as f:
-        words = f.read().decode().split("\0")
-    return words[words.index("xboard_engine.search.parallel.smp") + 1]
+        return f.read().decode().split("\0")
+
+
+def helper_memory(pid: int) -> str:
+    """A helper's first argument: how it reached the memory (``fd:N`` or ``name:NAME``). A child
+    found between its fork and its exec still shows the engine's command line, so this waits for
+    the exec (the project CI of 9023b6e read the child in that moment once)."""
+    assert wait_until(lambda: HELPER_MODULE in helper_words(pid)), helper_words(pid)
+    words = helper_words(pid)
+    return words[words.index(HELPER_MODULE) + 1]
 
 
 def assert_memory_kind(pid: int, memory: str) -> None:
