@@ -57,6 +57,11 @@ class LiveServer:
     def start(self) -> None:
         command = ["web", "--no-browser"] if self.local else ["serve"] + (["--shared"] if self.shared else [])
         database = ["--database", self.database] if self.database else []
+        # The tests of rated play have guests play rated games (signing up hashes a password for a
+        # third of a second and is limited per address); test_web_accounts.py starts servers with
+        # the default, where rated games need accounts.
+        if not self.local and not any(a.startswith("--rated-needs-account") for a in self.args):
+            database += ["--rated-needs-account", "off"]
         self.said: List[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "xboard_engine"] + command + ["--data-dir", self.data_dir,
@@ -229,11 +234,15 @@ def unique(name: str) -> str:
     n = next(_numbers)
     tail = ""
     while True:
-        n, r = divmod(n, 26)
-        tail = chr(97 + r) + tail
+        n, r = divmod(n, len(_TAIL_LETTERS))
+        tail = _TAIL_LETTERS[r] + tail
         if not n:
             break
     return f"{name} {tail}"
+
+
+# Letters no two of which look alike to the server's fold (i and l are one; "rn" reads as m, "vv" as w).
+_TAIL_LETTERS = "abcdefghjkmopqstuxyz"
 
 
 async def new_player(server: LiveServer, name: str, exact: bool = False, address: Optional[str] = None) -> Client:

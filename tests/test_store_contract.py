@@ -56,7 +56,7 @@ class PostgresBackend:
         self.url = postgres_helpers.new_database()
 
     def open(self):
-        return PostgresStore(self.url)
+        return PostgresStore(self.url, fold=fold)
 
     def child_opening(self):
         return (f"from xboard_engine.web.store.postgres import PostgresStore\n"
@@ -109,8 +109,8 @@ def test_players_add_read_back_by_token_and_id(store):
     first = store.add_player("hash-1", "Ánna Łukasz 名前", fold("Ánna Łukasz 名前"))
     second = store.add_player("hash-2", "Bob", fold("Bob"))
     assert isinstance(first, int) and isinstance(second, int) and first != second
-    assert store.player_by_token("hash-1") == {"id": first, "name": "Ánna Łukasz 名前"}
-    assert store.player_by_token("hash-2") == {"id": second, "name": "Bob"}
+    assert store.player_by_token("hash-1") == {"id": first, "name": "Ánna Łukasz 名前", "account": False}
+    assert store.player_by_token("hash-2") == {"id": second, "name": "Bob", "account": False}
     found = store.player(first)
     assert (found["id"], found["name"]) == (first, "Ánna Łukasz 名前")
     assert before - 1 <= found["created"] <= time.time() + 1
@@ -137,7 +137,7 @@ def test_rename_and_name_owner(store):
     assert store.name_owner("bob") is None
     store.rename_player(a, "Annabel", "annabel")
     assert store.player(a)["name"] == "Annabel"
-    assert store.player_by_token("h-a") == {"id": a, "name": "Annabel"}
+    assert store.player_by_token("h-a") == {"id": a, "name": "Annabel", "account": False}
     assert store.name_owner("annabel") == a
     assert store.name_owner("anna") is None             # the old name is free again
     b = store.add_player("h-b", "Anna", "anna")
@@ -425,7 +425,7 @@ def test_meta_values(store):
 
 
 def test_a_new_store_has_the_current_schema_version(store):
-    assert SCHEMA_VERSION == 4
+    assert SCHEMA_VERSION == 5
     assert store.meta("schema") == str(SCHEMA_VERSION)
 
 
@@ -459,7 +459,7 @@ def write_everything(store):
 
 def read_everything(store, ids):
     a, b, game = ids["a"], ids["b"], ids["game"]
-    assert store.player_by_token("h-a") == {"id": a, "name": "Anna"}
+    assert store.player_by_token("h-a") == {"id": a, "name": "Anna", "account": False}
     assert store.player(b)["name"] == "Bobby" and store.name_owner("bobby") == b
     assert store.game_id(ids["slug"]) == game
     read = store.game(game)
@@ -597,7 +597,7 @@ def test_a_schema_1_database_opens_as_the_current_schema_and_reads_back(tmp_path
     make_schema_1_database(path)
     store = SqliteStore(path, fold=fold)
     try:
-        assert store.meta("schema") == "4"
+        assert store.meta("schema") == str(SCHEMA_VERSION)
         slugs = {}
         for game_id in (1, 2, 3):
             game = store.game(game_id)
@@ -619,7 +619,7 @@ def test_a_schema_1_database_opens_as_the_current_schema_and_reads_back(tmp_path
         assert store.player_names([1, 2, 3]) == {1: "Anna", 2: "ANNA 2", 3: "Cleo"}
         assert (store.name_owner(fold("Anna")), store.name_owner(fold("ANNA 2")), store.name_owner("cleo")) == (
             1, 2, 3)
-        assert store.player_by_token("t2") == {"id": 2, "name": "ANNA 2"}
+        assert store.player_by_token("t2") == {"id": 2, "name": "ANNA 2", "account": False}
         assert store.actions(1) == [StoredAction(0, 0, "move", "e2e4", [5.0, 9.0], 300.0),
                                     StoredAction(1, 1, "move", "e7e5", [5.0, 6.0], 301.0)]
         assert store.chat(1) == [ChatLine(1, 1, 1, 0, "all", "Anna", "hi", 302.0)]
@@ -632,7 +632,7 @@ def test_a_schema_1_database_opens_as_the_current_schema_and_reads_back(tmp_path
         store.close()
     again = SqliteStore(path, fold=fold)                 # opened again: migrated once, slugs kept
     try:
-        assert again.meta("schema") == "4"
+        assert again.meta("schema") == str(SCHEMA_VERSION)
         assert again.ratings_of(1) == [] and again.rating_keys() == []     # schema 3's tables are there
         assert {g: again.game(g).slug for g in (1, 2, 3)} == slugs
         assert again.player_names([2]) == {2: "ANNA 2"}
@@ -661,7 +661,7 @@ def test_a_failed_migration_leaves_the_schema_1_database_as_it_was(tmp_path):
         db.close()
     store = SqliteStore(path, fold=fold)                 # a later open with a good fold migrates it
     try:
-        assert store.meta("schema") == "4" and store.player_names([2]) == {2: "ANNA 2"}
+        assert store.meta("schema") == str(SCHEMA_VERSION) and store.player_names([2]) == {2: "ANNA 2"}
     finally:
         store.close()
 
@@ -680,7 +680,7 @@ def test_a_schema_2_database_opens_as_the_current_schema_with_its_games_and_empt
     db.close()
     store = SqliteStore(path, fold=fold)
     try:
-        assert store.meta("schema") == "4"
+        assert store.meta("schema") == str(SCHEMA_VERSION)
         assert store.game(made.id).creator == a and store.ratings_of(a) == []
         store.add_action(made.id, action(0), "over", {"result": "1-0"}, [rating(a)])
         assert store.rating(a, "two:normal") == rating(a)
@@ -696,7 +696,7 @@ def test_a_schema_3_database_gets_the_games_host_column_and_keeps_its_games(back
     store.close()
     again = backend.open()
     try:
-        assert again.meta("schema") == "4" and again.game(made.id) == made
+        assert again.meta("schema") == str(SCHEMA_VERSION) and again.game(made.id) == made
         assert again._read("SELECT host FROM games WHERE id=?", (made.id,)) == [(None,)]
     finally:
         again.close()

@@ -392,13 +392,65 @@ def test_D5_names_are_unique_under_a_look_alike_fold(server):
     async def scenario():
         real = await new_player(server, "Camille", exact=True)
         coco = await new_player(server, "Coco", exact=True)
-        for fake in ("Camille", "camille", "CamiIle", "Cami1le", "Camílle", "Ｃａｍｉｌｌｅ",
-                     "Сосо"):          # the last: all Cyrillic, looks like Coco
+        for fake in ("Camille", "camille", "CAMILLE", "CamiIle", "Cami1le", "Camílle", "Ｃａｍｉｌｌｅ",
+                     "ᴄᴀᴍɪʟʟᴇ"):       # the last: Latin small capitals
             mallory = await new_player(server, "Mallory")
             await mallory.send({"type": "name", "name": fake})
             assert "is taken (or one that looks the same)" in (await mallory.wait_for("error"))["message"], fake
             await mallory.close()
         await close_all(real, coco)
+    run(scenario())
+
+
+@pytest.mark.parametrize("fake,real", [("ꓮꓡꓲꓚꓰ", None), ("ᎪᏞᎥᏟᎬ", None), ("ʟɪɴᴀ", "Lina"), ("Maɡnus", "Magnus"),
+                                       ("ivan", "Ivan"), ("ALICE", "Alice")])
+def test_issue_52_D7_look_alike_names_of_other_scripts_small_capitals_and_case_are_refused(server, fake, real):
+    """Issue 52, defect 7: Lisu and Cherokee letters passed for Latin ones, small capitals and the
+    Latin script g for plain letters, and the case fold broke on i (``ALICE`` beside ``Alice``).
+    Names are Latin by default (``serve --name-scripts``), and those letters fold to the plain ones."""
+    async def scenario():
+        owner = None
+        if real:
+            owner = await new_player(server, "Owner")
+            await owner.send({"type": "name", "name": f"{real} {owner.name.split()[-1]}"})
+            taken = (await owner.wait_for("you"))["you"]["name"]
+        mallory = await new_player(server, "Mallory")
+        await mallory.send({"type": "name", "name": f"{fake} {taken.split()[-1]}" if real else fake})
+        words = "is taken (or one that looks the same)" if real else "takes names in Latin letters"
+        assert words in (await mallory.wait_for("error"))["message"]
+        await close_all(mallory, *([owner] if owner else []))
+    run(scenario())
+
+
+def test_issue_52_D7_a_club_that_allows_cyrillic_still_refuses_its_look_alikes_of_latin_names(tmp_path):
+    s = LiveServer(tmp_path, "--name-scripts", "latin,cyrillic")
+
+    async def scenario():
+        coco = await new_player(s, "Coco", exact=True)
+        ivan = await new_player(s, "Иван", exact=True)              # a Cyrillic name is welcome here
+        mallory = await new_player(s, "Mallory")
+        await mallory.send({"type": "name", "name": "Сосо"})        # all Cyrillic, looks like Coco
+        assert "is taken (or one that looks the same)" in (await mallory.wait_for("error"))["message"]
+        await mallory.send({"type": "name", "name": "Ωμεγα"})
+        assert "Cyrillic or Latin letters (not Greek)" in (await mallory.wait_for("error"))["message"]
+        await close_all(coco, ivan, mallory)
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
+def test_issue_52_D7_a_chat_line_of_invisible_characters_only_is_refused(server):
+    async def scenario():
+        alice = await new_player(server, "Alice")
+        created = await create(alice, kind="two", variant="normal", seats=[{"kind": "me"}, {"kind": "open"}])
+        await alice.connect(f"/ws/g/{created['gameId']}")
+        await alice.wait_for("hello")
+        await alice.send({"type": "chat", "text": "\u200b\u200d \u3164\u2800"})
+        assert "chat: empty" in (await alice.wait_for("error"))["message"]
+        await alice.send({"type": "chat", "text": "gg\u200b"})
+        assert (await alice.wait_for("chat"))["text"] == "gg\u200b"
+        await alice.close()
     run(scenario())
 
 

@@ -5,6 +5,7 @@ take its games (and the lobby) over while the players' pages reconnect through t
 import asyncio
 import time
 
+import aiohttp
 import pytest
 
 from needs import needs
@@ -266,3 +267,54 @@ def test_a_process_whose_database_connection_ends_stops_at_once(tmp_path, postgr
     finally:
         a.stop()
         b.stop()
+
+
+@needs_nginx
+def test_signing_out_everywhere_closes_the_accounts_pages_on_every_process(tmp_path, postgres_url):
+    """The account's sessions end on the lobby's process; its game page, served by the other process,
+    is closed at once through the bus (close code 4002), and comes back as nobody."""
+    ports = [free_port(), free_port()]
+    nginx = NginxFront(str(tmp_path), ports).start()
+    public = ["--public-url", nginx.url, "--first-move", "0", "--shared"]
+    a = LiveServer(tmp_path / "a", *public, port=ports[0], database=postgres_url)
+    b = LiveServer(tmp_path / "b", *public, port=ports[1], database=postgres_url)
+    front = Front(nginx.url)
+
+    async def post(client, path, **body):
+        async with client.session.post(f"{front.url}/account/{path}", json=body, headers={"Origin": front.url}) as r:
+            return r.status, await r.json()
+
+    async def scenario():
+        owner = await new_player(front, "Owner")
+        name = owner.name.replace(" ", "")
+        assert (await post(owner, "signup", username=name, password="a long password"))[0] == 200
+        laptop = Client(front)
+        await laptop.open_page("/")
+        assert (await post(laptop, "signin", username=name, password="a long password"))[0] == 200
+        await owner.connect("/ws/lobby")
+        await owner.wait_for("hello")
+        number_b = int(b.said[-1].split("process ")[1].split()[0])
+        for _ in range(4):                                  # games are given out in turn
+            made = await create(owner, kind="two", variant="normal", tc="none", seats=[{"kind": "me"}, {"kind": "open"}])
+            if hosts_of(a, [made["gameId"]])[made["gameId"]] == number_b:
+                break
+        else:
+            raise AssertionError("no game went to the second process")
+        await laptop.connect(f"/ws/g/{made['gameId']}")
+        assert (await laptop.wait_for("hello"))["you"]["id"] == owner.id
+        assert (await post(owner, "signout", everywhere=True))[0] == 200
+        while True:                          # (the close frame's code: the socket's own may read 1006
+            message = await laptop.ws.receive(timeout=5)      # if the proxy drops the line first)
+            if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                break
+        assert (message.type, message.data) == (aiohttp.WSMsgType.CLOSE, 4002)
+        await laptop.connect(f"/ws/g/{made['gameId']}")
+        assert (await laptop.wait_for("hello"))["you"] is None
+        await close_all(owner, laptop)
+
+    try:
+        run(scenario(), timeout=120)
+    finally:
+        for server in (a, b):
+            server.stop()
+        nginx.stop()

@@ -12,7 +12,8 @@ engine runs itself under it, the fast path (--interpreter; its name says which, 
 online (`xboard-engine serve --help`); `xboard-engine 8pc` unattended games of 8 Player Chess between bots,
 writing game records and a results table (`xboard-engine 8pc --help`); `xboard-engine bot` any CECP
 or UCI engine playing on such a server as a bot account (`xboard-engine bot --help`);
-`xboard-engine copy-database FROM TO` a server's database into another (SQLite to PostgreSQL)."""
+`xboard-engine copy-database FROM TO` a server's database into another (SQLite to PostgreSQL);
+`xboard-engine admin` a club administrator's commands (password-reset links, roles)."""
 import argparse
 import gc
 import os
@@ -39,6 +40,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] in (["web"], ["serve"]):
         from .web.app.cli import main as web
         return web(argv[1:], local=argv[0] == "web")
+    if argv[:1] == ["admin"]:
+        from .web.app.admin import main as admin
+        return admin(argv[1:])
     if argv[:1] == ["copy-database"]:
         from .web.app.cli import copy_main
         return copy_main(argv[1:])

@@ -42,6 +42,11 @@ def _engine(text: str, proto: str) -> Tuple[str, EngineConfig]:
     return name, EngineConfig(name, cmd, proto=proto)
 
 
+def _scripts(text: str) -> Optional[Tuple[str, ...]]:
+    words = tuple(w.strip().upper() for w in text.split(",") if w.strip())
+    return None if "ANY" in words else words or ("LATIN",)
+
+
 def _public_url(text: str) -> str:
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
@@ -104,6 +109,14 @@ def _parser(local: bool) -> argparse.ArgumentParser:
                         help="challenges one person may have waiting for players (default %(default)s)")
     parser.add_argument("--max-bot-games-each", type=int, default=2,
                         help="games with bots one person may play at once (default %(default)s)")
+    if not local:
+        parser.add_argument("--rated-needs-account", choices=("on", "off"), default="on",
+                            help="whether rated games, rated seeks and rated tournaments are for accounts only "
+                                 "(guests always play casual games; default %(default)s)")
+        parser.add_argument("--name-scripts", default="latin", metavar="SCRIPTS",
+                            help="the scripts names may be written in, comma-separated as Unicode names them "
+                                 "(latin, cyrillic, greek, cjk, arabic, ...), or any (default %(default)s: other "
+                                 "scripts have letters that pass for Latin ones)")
     parser.add_argument("--max-connections", type=int, default=64,
                         help="WebSocket connections from one address at once (default %(default)s); "
                              "through a trusted proxy, the address it names in X-Forwarded-For")
@@ -289,7 +302,9 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
         policy = Policy(grace=args.grace, first_move=max(0.0, args.first_move),
                         challenge_minutes=max(0.0, args.challenge_minutes), max_challenges=max(1, args.max_challenges),
                         max_bot_games_each=max(1, args.max_bot_games_each),
-                        idle_bot_game=60.0 * max(0.0, args.idle_bot_minutes))
+                        idle_bot_game=60.0 * max(0.0, args.idle_bot_minutes),
+                        rated_needs_account=args.rated_needs_account == "on",
+                        name_scripts=_scripts(args.name_scripts))
         proxies = set(args.trusted_proxy or (["127.0.0.1", "::1"] if public_url else []))
         gate = Gate(hosts, origins, secure, args.max_connections, proxies)
     hall = Hall(store, pool, policy, engines=engines)

@@ -13,6 +13,7 @@ from ..rooms import dispatch, wire
 from ..rooms.hall import Hall
 from ..rooms.room import Room, Viewer
 from ..rooms.shared import Elsewhere
+from .account_routes import add_account_routes
 from .collector import Collector
 from .pictures import add_picture_routes
 
@@ -120,13 +121,17 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 response = elsewhere("This game")
         if isinstance(response, web.Response) and (response.content_type or "").startswith("text/html"):
             if COOKIE not in request.cookies and not gate.owner_token:
-                response.set_cookie(COOKIE, secrets.token_urlsafe(24), max_age=10 * 365 * 86400, path="/",
-                                    httponly=True, samesite="Lax", secure=gate.secure or None)
+                set_cookie(response, secrets.token_urlsafe(24))
             response.headers.setdefault("Content-Security-Policy", POLICY)
             response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
+
+    def set_cookie(response: web.StreamResponse, token: str) -> None:
+        """The browser's token: sent to this site's pages only, read by no script."""
+        response.set_cookie(COOKIE, token, max_age=10 * 365 * 86400, path="/",
+                            httponly=True, samesite="Lax", secure=gate.secure or None)
 
     def page(name: str) -> web.Response:
         with open(os.path.join(STATIC, name), encoding="utf-8") as f:
@@ -231,6 +236,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         viewer = Viewer(send, gate.token(request), address)
         viewer.close = lambda code, reason: queue.put_nowait((code, reason.encode()))
         writing = asyncio.ensure_future(writer())
+        hall.people.connected(viewer)
         try:
             await hall.people.identify(viewer)
             if room is not None:
@@ -256,6 +262,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
                 elif msg.type == WSMsgType.BINARY:
                     send(wire.dumps({"type": "error", "message": "messages are JSON text"}))
         finally:
+            hall.people.disconnected(viewer)
             hall.leave(viewer)
             sockets.discard(ws)
             writing.cancel()
@@ -330,6 +337,7 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     app.router.add_get(f"/ws/g/{SLUG}", game_socket)
     app.router.add_static("/static/", STATIC)
     add_picture_routes(app)
+    add_account_routes(app, hall, gate, page, set_cookie)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)

@@ -8,7 +8,7 @@ Chat text keeps what people type, but loses the invisible characters that change
 which text is shown (bidirectional controls): a line cannot show a link backwards as another one."""
 import re
 import unicodedata
-from typing import Iterable
+from typing import Iterable, Optional
 
 MAX_NAME = 24
 # Characters a name may have besides letters, digits and the marks that go with letters.
@@ -33,6 +33,7 @@ LOOK_ALIKES = str.maketrans({
     "օ": "o", "ս": "u", "ց": "g", "հ": "h", "ո": "n", "ռ": "n", "ք": "p",
     "I": "l", "1": "l", "|": "l", "0": "o", "5": "s", "_": "-", "'": "", ".": "",
 })
+LOWER_LOOK_ALIKES = str.maketrans({"i": "l", "ɩ": "l", "ǀ": "l"})
 RESERVED = ("guest", "admin", "administrator", "moderator", "server", "system", "anonymous", "human",
             "nobody", "you", "bot", "engine", "xboard-engine")
 
@@ -46,16 +47,30 @@ def fold(name: str) -> str:
     other scripts' look-alike letters and Latin ones (I, l, 1; O, 0) made one, case ignored,
     spaces collapsed, "rn" read as "m"."""
     text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = text.translate(LOOK_ALIKES).casefold().translate(LOOK_ALIKES)
+    text = "".join(_plain_letter(ch) for ch in text if not unicodedata.combining(ch))
+    # "I" looks like "l" and like "i" in another case, so all three are one (else "ALICE" and
+    # "Alice" had two keys)
+    text = text.translate(LOOK_ALIKES).casefold().translate(LOOK_ALIKES).translate(LOWER_LOOK_ALIKES)
     text = " ".join(text.split())
     return text.replace("rn", "m").replace("vv", "w")
+
+
+def _plain_letter(ch: str) -> str:
+    """A Latin small capital or script letter as the letter it shows (``ʟ`` l, ``ɡ`` g)."""
+    if ch.isascii():
+        return ch
+    words = unicodedata.name(ch, "")
+    for prefix in ("LATIN LETTER SMALL CAPITAL ", "LATIN SMALL LETTER SCRIPT ", "LATIN SMALL LETTER DOTLESS "):
+        if words.startswith(prefix) and len(words) == len(prefix) + 1:
+            return words[-1].lower()
+    return ch
 
 
 def _script(ch: str) -> str:
     """The script of a letter, by its Unicode name's first word (LATIN, CYRILLIC, GREEK, CJK ...);
     the Japanese and Chinese scripts count as one, as do Korean syllables and jamo."""
-    word = unicodedata.name(ch, "UNKNOWN").split()[0]
+    words = unicodedata.name(ch, "UNKNOWN").split()
+    word = words[1] if words[0] in ("FULLWIDTH", "HALFWIDTH") and len(words) > 1 else words[0]
     if word in ("CJK", "HIRAGANA", "KATAKANA", "IDEOGRAPHIC"):
         return "CJK"
     if word.startswith("HANGUL"):
@@ -63,9 +78,12 @@ def _script(ch: str) -> str:
     return word
 
 
-def check_name(name: object, engines: Iterable[str] = ()) -> str:
+def check_name(name: object, engines: Iterable[str] = (), scripts: Optional[Iterable[str]] = ("LATIN",)) -> str:
     """The name as it will be shown (NFC, spaces collapsed), or BadName saying why it is refused.
-    ``engines``: names of engines the server runs (no person may take one)."""
+    ``engines``: names of engines the server runs (no person may take one); ``scripts``: the scripts
+    a name may be written in (Unicode's names for them, e.g. LATIN, CYRILLIC, GREEK, CJK; None:
+    any).  Latin alone by default: the look-alike fold knows the other scripts' letters that look
+    Latin only for Cyrillic, Greek and Armenian, so Lisu or Cherokee letters could pose as Latin ones."""
     if not isinstance(name, str):
         raise BadName("name: want text")
     name = " ".join(unicodedata.normalize("NFC", name).split())
@@ -73,19 +91,23 @@ def check_name(name: object, engines: Iterable[str] = ()) -> str:
         raise BadName("name: empty")
     if len(name) > MAX_NAME:
         raise BadName(f"name: at most {MAX_NAME} characters")
-    scripts = set()
+    used = set()
     for ch in name:
         category = unicodedata.category(ch)
         if ch in BLANK_LETTERS or category[0] in "CZ" and ch != " ":
             raise BadName("name: only visible letters, digits, spaces and . ' - _")
         if category[0] == "L":
-            scripts.add(_script(ch))
+            used.add(_script(ch))
         elif not (category == "Nd" or category[0] == "M" or ch in NAME_PUNCTUATION):
             raise BadName("name: letters, digits, spaces and . ' - _ only (no brackets, colons or markup)")
-    if not scripts:
+    if not used:
         raise BadName("name: needs a letter")
-    if len(scripts) > 1:
-        raise BadName(f"name: one script only (this one mixes {' and '.join(sorted(s.title() for s in scripts))})")
+    if len(used) > 1:
+        raise BadName(f"name: one script only (this one mixes {' and '.join(sorted(s.title() for s in used))})")
+    allowed = None if scripts is None else {s.upper() for s in scripts}
+    if allowed is not None and not used <= allowed:
+        raise BadName(f"name: this server takes names in {' or '.join(sorted(s.title() for s in allowed))} "
+                      f"letters (not {next(iter(used)).title()})")
     key = fold(name)
     reserved = {fold(word) for word in RESERVED} | {fold(e) for e in engines}
     if key in reserved or key.startswith("guest"):
@@ -94,5 +116,11 @@ def check_name(name: object, engines: Iterable[str] = ()) -> str:
 
 
 def clean_chat(text: str) -> str:
-    """Chat text without bidirectional controls, spaces collapsed."""
-    return " ".join(BIDI_CONTROLS.sub("", text).split())
+    """Chat text without bidirectional controls, spaces collapsed; empty if nothing in it shows
+    (only zero-width, format or blank-looking characters)."""
+    text = " ".join(BIDI_CONTROLS.sub("", text).split())
+    return text if any(_shows(ch) for ch in text) else ""
+
+
+def _shows(ch: str) -> bool:
+    return ch not in BLANK_LETTERS and unicodedata.category(ch)[0] not in "CZM"

@@ -83,6 +83,8 @@ class SeekBoard:
             raise Refused("a seek needs a clock (minutes + increment)")
         if "/" in config["tc"]:
             raise Refused("a seek's clock is seconds + increment, e.g. 300+3")
+        if is_rated:
+            self.hall.seating.check_rated_player(viewer)
         low, high = _bound(data.get("min"), "min"), _bound(data.get("max"), "max")
         if low is not None and high is not None and low > high:
             raise Refused("min is above max: no one could match")

@@ -20,6 +20,7 @@ from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
 from ..games.tables import TWO_LEVELS, Refused
 from ..store.records import GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
 from ..store.thread import AsyncStore
+from .accounts import Accounts
 from .course import Course, show_thinking
 from .lobby import Lobby
 from .offers import Offers
@@ -76,6 +77,7 @@ class Hall:
         self.seek_board = SeekBoard(self)
         self.tournaments = Tournaments(self)
         self.bot_accounts = BotAccounts(self, store)
+        self.accounts = Accounts(self)
         pool.on_thinking = self._pool_thinking
 
     @property
@@ -122,9 +124,12 @@ class Hall:
     # ----------------------------------------------------------------- players
     async def rename(self, viewer: Viewer, name: Any) -> None:
         try:
-            name = names.check_name(name, self.engines)
+            name = names.check_name(name, self.engines, self.policy.name_scripts)
         except names.BadName as error:
             raise Refused(str(error)) from None
+        if viewer.player is not None and viewer.player.get("account") and (
+                name.casefold() != viewer.player["name"].casefold()):
+            raise Refused("name: an account's name is its username; only its letters' case may change")
         owner = await self.store.name_owner(names.fold(name))
         if owner is not None and owner != viewer.player_id:
             raise Refused(f"name: {name!r} is taken (or one that looks the same)")

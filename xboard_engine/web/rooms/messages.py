@@ -120,7 +120,7 @@ PAGE: Dict[str, Dict[str, Message]] = {
 
 # ------------------------------------------------------------------ what the server sends
 ERROR = _m("error", "a message refused (nothing changed)", ("message", "text", "why"))
-YOU = _m("you", "who you are now", ("you", "object", "id and name"))
+YOU = _m("you", "who you are now", ("you", "object", "id, name and account (signed in, or a guest)"))
 CREATED = _m("created", "the game made", ("gameId", "text", "its address, /g/GAMEID"), ("path", "text", "its page"),
              ("invites", "list", "seat, label and path (with #seat=N&invite=SECRET) of each invite seat"))
 PAIRED = _m("paired", "a game found for you", ("gameId", "text", "the game"), ("path", "text", "its page"),
@@ -129,7 +129,7 @@ SERVER: Dict[str, Dict[str, Message]] = {
     "lobby": {m.type: m for m in (
         ERROR, YOU, CREATED, PAIRED,
         _m("hello", "first, on opening",
-           ("you", "object", "id and name (none yet: null)"), ("variants", "list", "the two-player variants"),
+           ("you", "object", "id, name and account (none yet: null)"), ("variants", "list", "the two-player variants"),
            ("engines", "list", "the engines a seat may have"), ("twoLevels", "list", "two-player bot levels"),
            ("eightLevels", "list", "8 Player bot levels"), ("twoClocks", "list", "two-player clocks offered"),
            ("eightClocks", "list", "8 Player clocks offered"), ("modes", "list", "8 Player modes"),

@@ -62,6 +62,7 @@ class Seating:
                    rated.seats_why_unrated(kind, seat_kinds, self.hall.bot_accounts.seat_flags(viewer, wanted)))
             if why:
                 raise Refused(f"rated: {why}")
+            self.check_rated_player(viewer)
             config["rated"] = True
         seats: List[StoredSeat] = []
         invites: List[Tuple[int, str]] = []
@@ -132,6 +133,17 @@ class Seating:
         several processes, this process's (each has its bot workers)."""
         return sum(1 for room in self.hall.rooms.values() if room.status == "playing" and room.has_bot())
 
+    def check_rated_player(self, viewer: Viewer) -> None:
+        """Refused unless the page may play rated games: an account signed in (or a bot account),
+        where the server wants accounts for them (``serve --rated-needs-account``)."""
+        if not self.hall.policy.rated_needs_account:
+            return
+        player = viewer.player
+        if player is not None and (player.get("account") or self.hall.bot_accounts.registry.is_bot(player["id"])):
+            return
+        raise Refused("rated: rated games are for accounts: sign up or sign in (Account, at the top of the "
+                      "lobby); guests play casual games")
+
     def count_creation(self, viewer: Viewer, player_id: int) -> None:
         """One more game made by this person from this page's address (a challenge, or a seek that
         pairs): refused past the rates each may create at."""
@@ -187,6 +199,8 @@ class Seating:
             if not isinstance(secret, str) or not s.invite_hash or \
                     not secrets.compare_digest(token_hash(secret), s.invite_hash):
                 raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
+        if room.config.get("rated"):
+            self.check_rated_player(viewer)
         player = await self.hall.people.ensure_player(viewer)
         self.hall.bot_accounts.check_take(room, seat, player["id"])
         if room.owned_by(player["id"]):

@@ -8,12 +8,7 @@ services, each an object owning its own state, made by the hall with itself as t
 ``lobby.Lobby`` (the lists), and in ``community/``: ``seeks.SeekBoard`` (the seeks waiting),
 ``tournaments.Tournaments`` (those in memory), ``bot_accounts.BotAccounts`` (bot accounts and those
 online).  A service reaches another only through the hall's attribute for it."""
-from typing import TYPE_CHECKING, Any, Awaitable, Dict, List, NamedTuple, Optional
-
-try:
-    from typing import Protocol
-except ImportError:                                 # pragma: no cover (Python 3.7)
-    Protocol = object  # type: ignore
+from typing import TYPE_CHECKING, Any, Awaitable, Dict, List, NamedTuple, Optional, Protocol, Tuple
 
 if TYPE_CHECKING:
     import asyncio
@@ -24,6 +19,7 @@ if TYPE_CHECKING:
     from ..compute.pool import BotPool
     from ..store.records import StoredGame, StoredSeat
     from ..store.thread import AsyncStore
+    from .accounts import Accounts
     from .course import Course
     from .lobby import Lobby
     from .offers import Offers
@@ -42,13 +38,15 @@ class Policy(NamedTuple):
     max_challenges: int = 3             # challenges a person has waiting for players
     max_bot_games_each: int = 2         # games with bots a person plays at once
     max_games_each: int = 20            # unfinished games a person has at once
+    rated_needs_account: bool = True    # rated games (and seeks, rated tournaments) are for accounts only
+    name_scripts: Optional[Tuple[str, ...]] = ("LATIN",)     # the scripts names may be written in (None: any)
     idle_bot_game: float = 600.0        # seconds a person to move may sit in a game with bots and no
     #                                     clock running before it ends (it holds a bot place; 0: never)
     local: bool = False                 # xboard-engine web: the person at this computer
 
 
 LOCAL = Policy(first_move=0.0, challenge_minutes=0.0, max_challenges=1000, max_bot_games_each=1000,
-               max_games_each=1000, idle_bot_game=0.0, local=True)
+               max_games_each=1000, idle_bot_game=0.0, rated_needs_account=False, name_scripts=None, local=True)
 
 
 class HallServices(Protocol):
@@ -70,6 +68,7 @@ class HallServices(Protocol):
     seek_board: "SeekBoard"
     tournaments: "Tournaments"
     bot_accounts: "BotAccounts"
+    accounts: "Accounts"
 
     @property
     def grace(self) -> float:

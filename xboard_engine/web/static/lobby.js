@@ -34,6 +34,7 @@ function showYou(you) {
   $("you-link").replaceChildren(...(you ? [playerLink(you.name, you.id)] : []));
   if (you && document.activeElement !== $("name")) $("name").value = you.name;
   document.body.dataset.you = you ? you.name : "";
+  $("account-link").textContent = you && you.account ? "Account" : "Sign in";
 }
 
 function onHello(hello) {

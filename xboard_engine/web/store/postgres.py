@@ -37,8 +37,9 @@ def shown_address(url: str) -> str:
 class PostgresStore(SqlStore):
     """One connection to a PostgreSQL database (used by one thread at a time: ``AsyncStore``'s)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, fold: Any = None) -> None:
         self.url = url
+        self._fold = fold or (lambda name: name.casefold())
         self.where = self.path = shown_address(url)
         if psycopg is None:
             raise StoreError("a postgresql:// database needs the psycopg package: "
@@ -66,7 +67,8 @@ class PostgresStore(SqlStore):
 
     def _upgrades(self) -> Dict[int, Callable[[], None]]:
         """Steps to the current schema from older ones (``SqlStore._open_schema``)."""
-        return {4: lambda: self._run("ALTER TABLE games ADD COLUMN IF NOT EXISTS host BIGINT")}
+        return {4: lambda: self._run("ALTER TABLE games ADD COLUMN IF NOT EXISTS host BIGINT"),
+                5: lambda: self._refold_names(self._fold)}        # (and the account tables, made above)
 
     def _write(self, statements: List[tuple], game: Optional[int] = None) -> None:
         """As ``SqlStore._write``, in one round trip to the database (psycopg's pipeline: BEGIN, the
@@ -340,5 +342,5 @@ def open_store(where: str, durable: bool = False, fold: Any = None) -> SqlStore:
     """The store at ``where``: a ``postgresql://`` address (the ``PostgresStore``, which needs the
     psycopg package), or else the path of a SQLite file."""
     if where.startswith(("postgresql://", "postgres://")):
-        return PostgresStore(where)
+        return PostgresStore(where, fold=fold)
     return SqliteStore(where, durable=durable, fold=fold)

@@ -4,10 +4,11 @@ import json
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+from .accounts import ACCOUNT_SCHEMA, ACCOUNT_TABLES, AccountRows
 from .records import (ChatLine, Entrant, NameTaken, RatingPoint, Store, StoreError, StoredAction,
                       StoredGame, StoredRating, StoredSeat, StoredTournament, new_slug)
 
-SCHEMA_VERSION = 4         # the schema versions: records.py's docstring
+SCHEMA_VERSION = 5         # the schema versions: records.py's docstring
 
 # The schema, written once in SQLite's words; ``PostgresStore`` turns the types into its own.
 SCHEMA = """
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS rating_history (player_id INTEGER NOT NULL, key TEXT 
     at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
 CREATE TABLE IF NOT EXISTS bots (player_id INTEGER PRIMARY KEY, info TEXT NOT NULL, since REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS hosts (id INTEGER PRIMARY KEY, note TEXT NOT NULL, started REAL NOT NULL);
-"""
+""" + ACCOUNT_SCHEMA
 # Made after a version 1 database has its new columns (CREATE TABLE IF NOT EXISTS leaves it as it was).
 INDEXES = """
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_slug ON games (slug);
@@ -52,14 +53,14 @@ CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id, game_id);
 """
 # Every table, in an order a copy can fill them in; the ones with a counted id.
 TABLES = ["meta", "players", "games", "seats", "actions", "chat", "ratings", "rating_history", "tournaments",
-          "entrants", "tournament_games", "analysis", "bots"]
+          "entrants", "tournament_games", "analysis", "bots"] + ACCOUNT_TABLES
 COUNTED = ["players", "games", "chat", "tournaments"]
 _TOURNAMENT_COLUMNS = "id, slug, kind, config, creator, status, starts, created, ended"
 _GAME_COLUMNS = "id, kind, config, status, created, result, paused_clocks, paused_after, slug, creator, listed"
 _RATING_COLUMNS = "player_id, key, rating, deviation, volatility, mu, sigma, games, updated"
 
 
-class SqlStore(Store):
+class SqlStore(AccountRows, Store):
     """Every ``Store`` method in SQL both databases speak (``?`` marks the arguments).  A database
     gives the few things that differ: how to run a statement, begin a transaction, read an inserted
     row's id, and which error is a taken name."""
@@ -93,6 +94,20 @@ class SqlStore(Store):
                     upgrades[step]()
                 self._run("UPDATE meta SET value=? WHERE key='schema'", (str(step),))
             self._transaction(upgrade)
+
+    def _refold_names(self, fold: Any) -> None:
+        """Schema 4 -> 5: every name's look-alike key made again by today's ``fold`` (it made "I",
+        "i" and "l" one); a later player whose key is now an earlier one's keeps its name, under a
+        key no name folds to (``KEY#ID``), so neither can be taken by a third."""
+        rows = self._read("SELECT id, name FROM players ORDER BY id")
+        self._run("UPDATE players SET name_key=NULL")
+        taken = set()
+        for player_id, name in rows:
+            key = fold(name)
+            if key in taken:
+                key = f"{key}#{player_id}"
+            taken.add(key)
+            self._run("UPDATE players SET name_key=? WHERE id=?", (key, player_id))
 
     def _transaction(self, work: Any) -> Any:
         """``work()`` in one committed transaction; its answer.  The driver's errors become
@@ -160,8 +175,13 @@ class SqlStore(Store):
             (token_hash, name, time.time(), key)))
 
     def player_by_token(self, token_hash: str) -> Optional[Dict[str, Any]]:
+        """The player a cookie's token names: a signed-in session's account, else the guest the
+        cookie made (``account`` says which)."""
+        signed_in = self.session_player(token_hash)
+        if signed_in is not None:
+            return signed_in
         rows = self._rows("SELECT id, name FROM players WHERE token_hash=?", (token_hash,))
-        return {"id": rows[0][0], "name": rows[0][1]} if rows else None
+        return {"id": rows[0][0], "name": rows[0][1], "account": False} if rows else None
 
     def player(self, player_id: int) -> Optional[Dict[str, Any]]:
         rows = self._rows("SELECT id, name, created FROM players WHERE id=?", (player_id,))
