@@ -338,6 +338,7 @@ class Run:
         self.args = args
         self.latencies: List[Tuple[float, float]] = []     # (when sent, round trip)
         self.errors: List[str] = []
+        self.sign_ups: List[float] = []  # (--accounts) each sign-up's round trip, seconds
         self.moves_sent = 0
         self.moves_acked = 0
         self.bytes_in = 0
@@ -624,14 +625,28 @@ async def receive(ws: aiohttp.ClientWebSocketResponse, kind: str, timeout: float
     return await receive_one_of(ws, (kind,), timeout)
 
 
+async def sign_up(run: Run, session: aiohttp.ClientSession) -> None:
+    """(``--accounts``) the profile signs up with a new name: it plays as an account."""
+    began = time.perf_counter()
+    async with session.post(run.server.url + "/account/signup",
+                            json={"username": run.new_name(), "password": "load test password"}) as response:
+        answer = await response.json()
+        if response.status != 200:
+            raise RuntimeError(f"sign-up: HTTP {response.status} {answer}")
+    run.sign_ups.append(time.perf_counter() - began)
+
+
 async def set_up(run: Run, game: LiveGame) -> None:
-    """The creator names itself and makes a challenge in the lobby with invite seats; the others
-    open the game's page, name themselves and take them."""
+    """The creator names itself (or signs up, ``--accounts``) and makes a challenge in the lobby
+    with invite seats; the others open the game's page, name themselves (or sign up) and take them."""
     url = run.server.url
     creator = await new_profile(run)
+    if run.args.accounts:
+        await sign_up(run, creator)
     ws = await creator.ws_connect(url + "/ws/lobby")
-    await ws.send_str(json.dumps({"type": "name", "name": run.new_name()}))
-    await receive(ws, "you")
+    if not run.args.accounts:
+        await ws.send_str(json.dumps({"type": "name", "name": run.new_name()}))
+        await receive(ws, "you")
     if game.kind == "two":
         challenge = {"type": "create", "kind": "two", "variant": run.args.variant, "tc": run.args.tc,
                      "seats": [{"kind": "me"}, {"kind": "invite"}]}
@@ -648,12 +663,16 @@ async def set_up(run: Run, game: LiveGame) -> None:
     await asyncio.wait_for(first.hello.wait(), 30)
     for invite in created["invites"]:
         secret = invite["path"].split("invite=")[1]
-        conn = Conn(run, await new_profile(run), game, False)
+        profile = await new_profile(run)
+        if run.args.accounts:
+            await sign_up(run, profile)
+        conn = Conn(run, profile, game, False)
         game.players.append(conn)
         await conn.connect()
         await asyncio.wait_for(conn.hello.wait(), 30)
-        await conn.send({"type": "name", "name": run.new_name()})
-        await asyncio.wait_for(conn.named.wait(), 30)
+        if not run.args.accounts:
+            await conn.send({"type": "name", "name": run.new_name()})
+            await asyncio.wait_for(conn.named.wait(), 30)
         conn.hello.clear()
         await conn.send({"type": "take", "seat": invite["seat"], "secret": secret})
         await asyncio.wait_for(conn.hello.wait(), 30)       # a new hello names the seat taken
@@ -1010,6 +1029,8 @@ async def run_load(args: argparse.Namespace, server: Server, quiet: bool = False
             "canary_p999": percentile(canary_lags, 99.9), "canary_max": max(canary_lags or [0.0]),
             "own_cpu_pct": 100.0 * own / wall if wall else 0.0, "lag_p99": percentile([x * 1000 for x in lag], 99), "lag_max": max(lag) * 1000 if lag else 0.0,
             "records": records, "restart": restart, "over": sum(1 for g in games if g.over),
+            "sign_ups": len(run.sign_ups), "sign_up_p50": percentile([x * 1000 for x in run.sign_ups], 50),
+            "sign_up_p99": percentile([x * 1000 for x in run.sign_ups], 99),
             "seekers": args.seekers, "arena": args.arena,
             "pairings": len(community.pair_waits) + len(community.pair_now), "waited": len(community.pair_waits),
             "pair_p50": percentile([x * 1000 for x in community.pair_now], 50),
@@ -1082,6 +1103,9 @@ def show(result: Dict[str, Any], label: str = "") -> None:
     print(f"  messages received by the clients {r['messages_in']} ({r['messages_in'] / r['wall']:.0f}/s, "
           f"{r['bytes_in'] / r['wall'] / 1e6:.2f} MB/s, {r['bytes_in'] / max(1, r['messages_in']) / 1000:.1f} kB each)")
     print(f"  errors {r['errors']}, moves never seen by all {r['unfinished']}")
+    if r.get("sign_ups"):
+        print(f"  every player an account: {r['sign_ups']} sign-ups in the set-up, each p50 {r['sign_up_p50']:.0f} ms, "
+              f"p99 {r['sign_up_p99']:.0f} ms")
     print(f"  server CPU {r['cpu']:.1f} s = {r['cpu_pct']:.0f}% of one core; RSS {r['rss']:.0f} MB, "
           f"peak {r['hwm']:.0f} MB")
     print(f"  load generator (same machine, one asyncio process): CPU {r['own_cpu_pct']:.0f}% of one core, "
@@ -1118,6 +1142,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--duration", type=float, default=60.0, help="seconds of play (default %(default)s)")
     p.add_argument("--moves", type=int, help="moves per game instead of a duration")
     p.add_argument("--variant", default="normal", help="two-player variant (default %(default)s)")
+    p.add_argument("--accounts", action="store_true",
+                   help="every player signs up (an account, a scrypt hash on the server) instead of choosing a name")
     p.add_argument("--tc", default="none", help="two-player clock (default %(default)s: nobody flags)")
     p.add_argument("--seekers", type=int, default=0,
                    help="people seeking games over and over beside the games above (quick pairing; default 0)")

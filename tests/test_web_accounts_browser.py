@@ -1,5 +1,5 @@
-"""Accounts in headless Chromium (issue 52): a phone-sized profile (390x844, touch) signs up and
-signs in on the Account page with nothing wider than the screen; two desktop profiles signed in to
+"""Accounts in headless Chromium (issue 52): a phone-sized profile (390x844, touch) signs up, signs
+in on the Account page and reports someone from their page, with nothing wider than the screen; two desktop profiles signed in to
 one account are one person in the lobby, and "Sign out everywhere" on one closes the other's
 socket, whose lobby comes back as nobody."""
 import pytest
@@ -9,7 +9,7 @@ from needs import need_module, needs
 need_module("aiohttp")
 need_module("selenium")
 
-from live_client import LiveServer, unique  # noqa: E402
+from live_client import LiveServer, new_player, run, unique  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import Profiles, chrome  # noqa: E402
 
@@ -61,6 +61,20 @@ def test_a_phone_signs_up_signs_out_and_signs_in_on_a_page_that_fits_it(server):
         phone.lobby()
         phone.wait(lambda: phone.data("you") == name, "the lobby names the account")
         assert phone.text("account-link") == "Account"
+
+        async def someone():
+            client = await new_player(server, "Rude")
+            await client.close()
+            return client.id
+        rude = run(someone())
+        phone.d.get(f"{server.url}/p/{rude}")
+        phone.wait(lambda: phone.data("ready") == "1", "the reported player's page")
+        phone.press("#report-area summary")
+        phone.select("report-reason", "insult")
+        phone.fill("report-note", "called me names in chat")
+        phone.press("#report-form button[type=submit]")
+        phone.wait(lambda: "the moderators have your report" in phone.text("player-message"), "the report sent")
+        assert wider_than_the_screen(phone) == 0
     finally:
         phone.d.quit()
 
@@ -86,3 +100,40 @@ def test_two_profiles_of_one_account_are_one_person_and_sign_out_everywhere_clos
         assert b.data("signedIn") == "0"
     finally:
         profiles.quit()
+
+
+def test_a_moderator_answers_a_report_on_the_moderators_page(server):
+    import subprocess
+    import sys
+    from live_client import ROOT
+    moderator = LivePage(chrome(), server)
+    try:
+        name = unique("Mod").replace(" ", "")
+        submit(account_page(moderator), "signup-form", [("signup-name", name), ("signup-password", PASSWORD)], "1")
+        granted = subprocess.run([sys.executable, "-m", "xboard_engine", "admin", "--data-dir", server.data_dir]
+                                 + (["--database", server.database] if server.database else [])
+                                 + ["grant", name, "moderator"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert granted.returncode == 0, granted.stderr
+
+        async def reported():
+            victim, rude = await new_player(server, "Victim"), await new_player(server, "Rude")
+            async with victim.session.post(f"{server.url}/report", json={"player": rude.id, "reason": "insult",
+                                           "note": "rude words"}, headers={"Origin": server.url}) as r:
+                assert r.status == 200
+            await victim.close()
+            await rude.close()
+            return rude.id
+        rude = run(reported())
+        moderator.d.get(server.url + "/mod")
+        moderator.wait(lambda: moderator.data("ready") == "1", "the moderators' page")
+        box = f'.report a[href="/p/{rude}"]'
+        assert moderator.js(f"return !!document.querySelector('{box}')")
+        report = moderator.js(f"return document.querySelector('{box}').closest('.report').dataset.report")
+        moderator.js(f"document.querySelector('.report[data-report=\"{report}\"] .act-reason').value = 'rude words'")
+        moderator.press(f'.report[data-report="{report}"] button[type=submit]')
+        moderator.wait(lambda: "Done" in moderator.text("mod-message"), "the action done")
+        moderator.wait(lambda: not moderator.js(f"return !!document.querySelector('.report[data-report=\"{report}\"]')"),
+                       "the report handled")
+        assert "timeout" in moderator.text("mod-log") and "rude words" in moderator.text("mod-log")
+    finally:
+        moderator.d.quit()

@@ -318,3 +318,61 @@ def test_signing_out_everywhere_closes_the_accounts_pages_on_every_process(tmp_p
         for server in (a, b):
             server.stop()
         nginx.stop()
+
+
+@needs_nginx
+def test_a_moderators_timeout_silences_the_player_on_the_process_that_serves_their_game(tmp_path, postgres_url):
+    """The timeout is given on the lobby's process; the player's game, served by the other, which
+    knew the player had no sanction (it had let a line through), refuses the next line at once."""
+    import subprocess
+    import sys
+    from live_client import ROOT
+    ports = [free_port(), free_port()]
+    nginx = NginxFront(str(tmp_path), ports).start()
+    public = ["--public-url", nginx.url, "--first-move", "0", "--shared"]
+    a = LiveServer(tmp_path / "a", *public, port=ports[0], database=postgres_url)
+    b = LiveServer(tmp_path / "b", *public, port=ports[1], database=postgres_url)
+    front = Front(nginx.url)
+
+    async def post(client, path, **body):
+        async with client.session.post(f"{front.url}{path}", json=body, headers={"Origin": front.url}) as r:
+            return r.status, await r.json()
+
+    async def scenario():
+        mod, talker = await new_player(front, "Mod"), await new_player(front, "Talker")
+        mod_name = mod.name.replace(" ", "")
+        assert (await post(mod, "/account/signup", username=mod_name, password="a long password"))[0] == 200
+        granted = subprocess.run([sys.executable, "-m", "xboard_engine", "admin", "--database", postgres_url,
+                                  "grant", mod_name, "moderator"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert granted.returncode == 0, granted.stderr
+        number_b = int(b.said[-1].split("process ")[1].split()[0])
+        for _ in range(4):
+            made = await create(talker, kind="two", variant="normal", tc="none", seats=[{"kind": "me"}, {"kind": "open"}])
+            if hosts_of(a, [made["gameId"]])[made["gameId"]] == number_b:
+                break
+        else:
+            raise AssertionError("no game went to the second process")
+        await talker.connect(f"/ws/g/{made['gameId']}")
+        await talker.wait_for("hello")
+        await talker.send({"type": "chat", "text": "first line"})
+        await talker.wait_for("chat", text="first line")
+        status, _ = await post(mod, "/mod/action", player=talker.id, action="timeout", minutes=10, reason="spam")
+        assert status == 200
+        began = time.monotonic()
+        for n in range(50):          # (the bus's message and the chat line race: it wins within moments)
+            await talker.send({"type": "chat", "text": f"line {n}"})
+            reply = await talker.receive()
+            while reply.get("type") not in ("chat", "error"):
+                reply = await talker.receive()
+            if reply["type"] == "error":
+                break
+            await asyncio.sleep(0.02)
+        assert "timeout" in reply["message"] and time.monotonic() - began < 1.0, (reply, n)
+        await close_all(mod, talker)
+
+    try:
+        run(scenario(), timeout=120)
+    finally:
+        for server in (a, b):
+            server.stop()
+        nginx.stop()

@@ -1,5 +1,6 @@
-"""The accounts' HTTP side: the account page, the reset page, and the JSON requests they send
-(``rooms/accounts.py`` does the work).  Every request is a POST of JSON from this site's pages
+"""The accounts' and moderators' HTTP side: the account, reset and moderators' pages, and the JSON
+requests they send (``rooms/accounts.py`` and ``rooms/moderation.py`` do the work): reports and
+blocks come from a player's page.  Every request is a POST of JSON from this site's pages
 (another site's page is refused by its Origin, and the cookie is ``SameSite=Lax``); a new session's
 token is given as the cookie (``HttpOnly``; ``Secure`` behind https)."""
 import json
@@ -92,6 +93,25 @@ def add_account_routes(app: web.Application, hall: Hall, gate: Any, page: Callab
             return {}
         raise Refused("step: begin, confirm or off")
 
+    async def report(request: web.Request, data: Dict[str, Any]) -> Any:
+        return {"report": await hall.moderation.report(gate.token(request), data)}
+
+    async def block(request: web.Request, data: Dict[str, Any]) -> Any:
+        await hall.moderation.block(gate.token(request), data)
+
+    async def moderate(request: web.Request, data: Dict[str, Any]) -> Any:
+        return {"log": await hall.moderation.act(gate.token(request), data)}
+
+    async def moderators_data(request: web.Request) -> web.Response:
+        try:
+            page_data = await hall.moderation.page(gate.token(request))
+        except Refused as error:
+            return web.json_response({"error": str(error)}, status=403)
+        return web.json_response(page_data, headers={"Cache-Control": "no-store"})
+
+    async def moderators_page(request: web.Request) -> web.Response:
+        return page("mod.html")
+
     async def account_data(request: web.Request) -> web.Response:
         return web.json_response(await accounts.sessions(gate.token(request)),
                                  headers={"Cache-Control": "no-store"})
@@ -105,6 +125,11 @@ def add_account_routes(app: web.Application, hall: Hall, gate: Any, page: Callab
     app.router.add_get("/account", account_page)
     app.router.add_get("/account.json", account_data)
     app.router.add_get("/reset", reset_page)
+    app.router.add_get("/mod", moderators_page)
+    app.router.add_get("/mod.json", moderators_data)
+    app.router.add_post("/report", handler(report))
+    app.router.add_post("/block", handler(block))
+    app.router.add_post("/mod/action", handler(moderate))
     for path, work in (("signup", sign_up), ("signin", sign_in), ("signout", sign_out),
                        ("sessions/end", end_session), ("password", change_password), ("reset", reset),
                        ("two-factor", two_factor)):

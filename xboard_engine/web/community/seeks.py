@@ -97,7 +97,8 @@ class SeekBoard:
         mine = await rated.current(self.hall.store, player["id"], key, now)
         new = Seek(f"s{next(self._numbers)}", viewer, player["id"], player["name"], config["variant"], config["tc"],
                    bool(is_rated), low, high, int(round(mine.rating)), rated.provisional(mine), now)
-        partner = next((s for s in self.waiting if _compatible(s, new)), None)
+        apart = set(await self.hall.moderation.blocks(player["id"]))      # (read before the choice: nothing waits after it)
+        partner = next((s for s in self.waiting if _compatible(s, new) and s.player_id not in apart), None)
         if partner is not None:
             # a game made by a seek counts as one its maker created (else puppets pairing their seeks
             # made games many times faster than ``create`` lets anyone)

@@ -71,7 +71,7 @@ async def _withdraw_challenge(hall: "Hall", viewer: Viewer, room: Any, data: Dic
 
 
 async def _chat(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
-    await talk.chat(hall.store, hall.people, viewer, room, data.get("text"), data.get("channel") or "all")
+    await talk.chat(hall.store, hall.people, hall.moderation, viewer, room, data.get("text"), data.get("channel") or "all")
 
 
 async def _arrows(hall: "Hall", viewer: Viewer, room: Any, data: Dict[str, Any]) -> None:
@@ -123,7 +123,8 @@ ROUTES: Dict[str, Dict[str, Handler]] = {
                   "rematch": _offer(lambda hall: hall.offers.rematch), "abort": _offer(lambda hall: hall.offers.abort)}),
     "tournament": {"name": _name, "join": _entrant(lambda hall: hall.tournaments.join),
                    "withdraw": _entrant(lambda hall: hall.tournaments.withdraw),
-                   "start": _entrant(lambda hall: hall.tournaments.start_now)},
+                   "start": _entrant(lambda hall: hall.tournaments.start_now),
+                   "cancel": _entrant(lambda hall: hall.tournaments.cancel)},
 }
 
 

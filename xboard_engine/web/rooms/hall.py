@@ -23,6 +23,7 @@ from ..store.thread import AsyncStore
 from .accounts import Accounts
 from .course import Course, show_thinking
 from .lobby import Lobby
+from .moderation import Moderation
 from .offers import Offers
 from .people import People
 from .room import Room, Viewer
@@ -78,6 +79,7 @@ class Hall:
         self.tournaments = Tournaments(self)
         self.bot_accounts = BotAccounts(self, store)
         self.accounts = Accounts(self)
+        self.moderation = Moderation(self)
         pool.on_thinking = self._pool_thinking
 
     @property
@@ -375,6 +377,7 @@ class Hall:
         what the page is sent first or sent to it after, never both nor neither."""
         async with room.lock:
             lines = await self.store.chat(room.id)
+            apart = set(await self.moderation.blocks(viewer.player_id)) if viewer.player_id is not None else set()
             analysis = await self.analyst.state(room.id) if room.status == "over" else None
             viewer.room = room
             room.viewers.add(viewer)
@@ -383,7 +386,7 @@ class Hall:
             viewer.send(wire.dumps(self.hello(room, viewer)))
             viewer.send(room.state_text())
             for line in lines:
-                if talk.may_read(room, viewer, line.channel):
+                if talk.may_read(room, viewer, line.channel) and line.player_id not in apart:
                     viewer.send(wire.dumps(talk.chat_message(line)))
             talk.send_arrows_to(room, viewer)
             if analysis is not None:

@@ -15,6 +15,7 @@ from ..community.ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
 from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..games.tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
 from ..store.records import StoredGame, StoredSeat
+from .moderation import REASONS as REPORT_REASONS
 from .room import Room, Viewer
 from .seating import OWN_ENGINE
 
@@ -192,7 +193,15 @@ class Lobby:
                       words=rated.pool_words(r.key)) for r in pools_read]
         history = [{"key": h.key, "at": h.at, "rating": round(h.rating), "game": h.game_id}
                    for h in history_read]
+        account, held = await asyncio.gather(self.hall.store.account(player_id),
+                                             self.hall.moderation.sanctions(player_id))
+        marked = bool({"engine", "booster"} & set(held))
+        if marked:                           # a marked player's ratings are not shown
+            pools, history = [], []
         return {"id": player["id"], "name": player["name"], "since": player["created"],
+                "account": account is not None, "roles": account["roles"] if account else [],
+                "closed": account["closed"] if account else None, "marked": marked,
+                "reasons": list(REPORT_REASONS),
                 "ratings": pools, "history": history,
                 "playing": [g for g in games if g["status"] in ("open", "playing")][:100],
                 "finished": [g for g in games if g["status"] == "over"][:100], "results": results,

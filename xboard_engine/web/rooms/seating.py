@@ -203,6 +203,9 @@ class Seating:
             self.check_rated_player(viewer)
         player = await self.hall.people.ensure_player(viewer)
         self.hall.bot_accounts.check_take(room, seat, player["id"])
+        for other in {x.player_id for x in room.seats if x.player_id is not None}:
+            if await self.hall.moderation.apart(player["id"], other):
+                raise Refused("a block keeps you and a player of this game apart")
         if room.owned_by(player["id"]):
             raise Refused("you already play in this game (one seat a person where others play)")
         if len(self.unfinished(player["id"])) >= self.hall.policy.max_games_each:

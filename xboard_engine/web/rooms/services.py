@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .accounts import Accounts
     from .course import Course
     from .lobby import Lobby
+    from .moderation import Moderation
     from .offers import Offers
     from .people import People
     from .room import Room, Viewer
@@ -69,6 +70,7 @@ class HallServices(Protocol):
     tournaments: "Tournaments"
     bot_accounts: "BotAccounts"
     accounts: "Accounts"
+    moderation: "Moderation"
 
     @property
     def grace(self) -> float:

@@ -15,7 +15,8 @@ behind a reverse proxy such as nginx; ``scripts/nginx_front.py`` writes its site
 - **The bus** (PostgreSQL LISTEN/NOTIFY): ``adopt`` (a process is given a game), ``game`` (a game
   was made, began, ended or moved: the lobby process reads it again for its lists), ``cancel`` (the
   lobby page withdraws a challenge another process hosts), ``rename`` (a player's new name, for the
-  challenges every process hosts), ``signout`` (sessions ended: their pages are closed everywhere)."""
+  challenges every process hosts), ``signout`` (sessions ended: their pages are closed everywhere), ``sanction`` (a moderator's action
+  or a block: what each process knew of those players is read again)."""
 import asyncio
 import json
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
@@ -119,6 +120,10 @@ class Shared:
             self.hall.spawn(self.adopt(int(message["game"])))
         elif kind == "game" and self.lobby:
             self.hall.spawn(self._refresh(int(message["game"])))
+        elif kind == "sanction" and message.get("by") != self.host_id and isinstance(message.get("players"), list):
+            for player in message["players"]:
+                if isinstance(player, int):
+                    self.hall.moderation.forget(player)
         elif kind == "signout" and message.get("by") != self.host_id and isinstance(message.get("hashes"), list):
             self.hall.people.close_pages([h for h in message["hashes"] if isinstance(h, str)], str(message.get("why", "")))
         elif kind == "rename" and message.get("by") != self.host_id and isinstance(message.get("player"), int) and isinstance(message.get("name"), str):

@@ -1,7 +1,10 @@
 """What players say in a game: the chat (everyone's, or a partner's or team's in 8 Player Pairs
 and Teams; stored before it is sent) and the board arrows (to the partner or team, else private).
 A partner's or team's words reach only people whose every seat is on that team: someone who sits
-on two sides of a game of their own has no private channel."""
+on two sides of a game of their own has no private channel.  A moderator's sanctions hold here
+(``moderation.py``): a timed-out or muted person's line is refused, a troll's is stored on a
+channel of its own that only the troll reads, and the lines of people a block keeps apart are not
+shown to each other."""
 import time
 from typing import TYPE_CHECKING, Any, Dict
 
@@ -12,17 +15,21 @@ from .room import Room, Viewer
 
 if TYPE_CHECKING:
     from ..store.thread import AsyncStore
+    from .moderation import Moderation
     from .people import People
 
 
 def may_read(room: Room, viewer: Viewer, channel: str) -> bool:
     if channel == "all":
         return True
+    if channel.startswith("troll:"):
+        return viewer.player_id is not None and channel == f"troll:{viewer.player_id}"
     team = int(channel.split(":", 1)[1])
     return room.team_of_player(viewer.player_id) == team
 
 
-async def chat(store: "AsyncStore", people: "People", viewer: Viewer, room: Room, text: Any, channel: Any) -> None:
+async def chat(store: "AsyncStore", people: "People", moderation: "Moderation", viewer: Viewer, room: Room,
+               text: Any, channel: Any) -> None:
     """A chat line, stored, then sent (the caller holds ``room.lock``: a page opening meanwhile gets
     the line once, in the chat it is sent on opening or after)."""
     if not viewer.chats.allow():
@@ -31,9 +38,11 @@ async def chat(store: "AsyncStore", people: "People", viewer: Viewer, room: Room
     if channel not in ("all", "team"):
         raise Refused("channel: all or team")
     player = await people.ensure_player(viewer)
+    troll = await moderation.chat_channel(player["id"]) == "troll"
+    apart = set(await moderation.blocks(player["id"]))
     owned = room.owned_by(player["id"])
-    stored_channel = "all"
-    if channel == "team":
+    stored_channel = f"troll:{player['id']}" if troll else "all"
+    if channel == "team" and not troll:
         team = room.team_of_player(player["id"])
         if team is None:
             raise Refused("a partner or team chat is for the players of one side of 8 Player Pairs and Teams")
@@ -42,7 +51,15 @@ async def chat(store: "AsyncStore", people: "People", viewer: Viewer, room: Room
                     text, time.time())
     line = line._replace(id=await store.add_chat(line))
     message = wire.dumps(chat_message(line))
-    if stored_channel == "all":
+    if troll:
+        for v in list(room.viewers):
+            if v.player_id == player["id"]:
+                v.send(message)
+    elif apart:
+        for v in list(room.viewers):
+            if v.player_id not in apart and may_read(room, v, stored_channel):
+                v.send(message)
+    elif stored_channel == "all":
         room.broadcast(message)
     else:
         room.send_team(int(stored_channel.split(":")[1]), viewer, message)
@@ -75,5 +92,5 @@ def send_arrows_to(room: Room, viewer: Viewer) -> None:
 
 
 def chat_message(line: ChatLine) -> Dict[str, Any]:
-    return {"type": "chat", "id": line.id, "channel": "all" if line.channel == "all" else "team",
+    return {"type": "chat", "id": line.id, "channel": "team" if line.channel.startswith("team:") else "all",
             "name": line.name, "player": line.player_id, "seat": line.seat, "text": line.text, "at": line.at}

@@ -82,6 +82,32 @@ function showHistory(data) {
   draw();
 }
 
+// Roles, marks and a closed account; and, on someone else's page, Block and Report.
+function showStanding(data) {
+  const marks = [];
+  if (data.roles.includes("moderator") || data.roles.includes("administrator")) marks.push(data.roles.includes("administrator") ? "Administrator" : "Moderator");
+  if (data.closed) marks.push(`This account is closed: ${data.closed}`);
+  if (data.marked) marks.push("This player's ratings are hidden by the moderators.");
+  $("player-marks").textContent = marks.join(" · ");
+  $("player-marks").className = data.roles.length ? "mod-mark" : "";
+  $("player-actions").hidden = data.you || !!data.bot;
+  $("report-reason").replaceChildren(...data.reasons.map((r) => { const o = document.createElement("option"); o.value = r; o.textContent = r; return o; }));
+  const send = async (path, body, done) => {
+    const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+    $("player-message").textContent = answer.error || done;
+    return !answer.error;
+  };
+  $("block").onclick = () => send("/block", { player: data.id, on: true }, `You blocked ${data.name}: no games, seeks or chat between you.`);
+  $("report-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const game = $("report-game").value.trim().replace(/^.*\/g\//, "").replace(/[^A-Za-z0-9].*$/, "");
+    const body = { player: data.id, reason: $("report-reason").value, note: $("report-note").value };
+    if (game) body.game = game;
+    if (await send("/report", body, "Thank you: the moderators have your report.")) $("report-area").open = false;
+  };
+}
+
 async function load() {
   const id = location.pathname.split("/").pop();
   const response = await fetch(`/p/${id}.json`);
@@ -90,6 +116,7 @@ async function load() {
   document.title = `${data.name} — xboard-engine`;
   $("player-name").textContent = data.name + (data.you ? " (you)" : "");
   showBot(data.bot);
+  showStanding(data);
   $("player-since").textContent = `Here since ${new Date(data.since * 1000).toLocaleDateString()}`;
   tableRows("ratings", data.ratings.map((r) => [r.words, ratingText(r), r.games]), 3, "No rated games yet");
   showHistory(data);

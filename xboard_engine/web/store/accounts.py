@@ -1,4 +1,4 @@
-"""The accounts' part of the SQL both databases speak (schema 5): an account is a player with a
+"""The accounts' part of the SQL both databases speak (schema 5; the moderators' part: moderation.py): an account is a player with a
 password (``accounts``); a signed-in browser is a session (``sessions``: the hash of its cookie's
 token, so a stolen database gives no cookie); an administrator's password-reset link is a
 ``resets`` row, used once.  ``SqlStore`` inherits these methods."""
@@ -117,6 +117,10 @@ class AccountRows:
             self._run("UPDATE accounts SET recovery=? WHERE player_id=?", (",".join(codes), player_id))
             return True
         return self._transaction(work)
+
+    def rename_account(self, player_id: int, username: str) -> None:
+        """A moderator's forced rename: the username follows the new name."""
+        self._write([("UPDATE accounts SET username=? WHERE player_id=?", (username, player_id))])
 
     def set_roles(self, player_id: int, roles: List[str]) -> None:
         self._write([("UPDATE accounts SET roles=? WHERE player_id=?", (",".join(sorted(set(roles))), player_id))])

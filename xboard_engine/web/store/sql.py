@@ -5,6 +5,7 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from .accounts import ACCOUNT_SCHEMA, ACCOUNT_TABLES, AccountRows
+from .moderation import MODERATION_COUNTED, MODERATION_SCHEMA, MODERATION_TABLES, ModerationRows
 from .records import (ChatLine, Entrant, NameTaken, RatingPoint, Store, StoreError, StoredAction,
                       StoredGame, StoredRating, StoredSeat, StoredTournament, new_slug)
 
@@ -44,7 +45,7 @@ CREATE TABLE IF NOT EXISTS rating_history (player_id INTEGER NOT NULL, key TEXT 
     at REAL NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
 CREATE TABLE IF NOT EXISTS bots (player_id INTEGER PRIMARY KEY, info TEXT NOT NULL, since REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS hosts (id INTEGER PRIMARY KEY, note TEXT NOT NULL, started REAL NOT NULL);
-""" + ACCOUNT_SCHEMA
+""" + ACCOUNT_SCHEMA + MODERATION_SCHEMA
 # Made after a version 1 database has its new columns (CREATE TABLE IF NOT EXISTS leaves it as it was).
 INDEXES = """
 CREATE UNIQUE INDEX IF NOT EXISTS games_by_slug ON games (slug);
@@ -53,14 +54,14 @@ CREATE INDEX IF NOT EXISTS seats_by_player ON seats (player_id, game_id);
 """
 # Every table, in an order a copy can fill them in; the ones with a counted id.
 TABLES = ["meta", "players", "games", "seats", "actions", "chat", "ratings", "rating_history", "tournaments",
-          "entrants", "tournament_games", "analysis", "bots"] + ACCOUNT_TABLES
-COUNTED = ["players", "games", "chat", "tournaments"]
+          "entrants", "tournament_games", "analysis", "bots"] + ACCOUNT_TABLES + MODERATION_TABLES
+COUNTED = ["players", "games", "chat", "tournaments"] + MODERATION_COUNTED
 _TOURNAMENT_COLUMNS = "id, slug, kind, config, creator, status, starts, created, ended"
 _GAME_COLUMNS = "id, kind, config, status, created, result, paused_clocks, paused_after, slug, creator, listed"
 _RATING_COLUMNS = "player_id, key, rating, deviation, volatility, mu, sigma, games, updated"
 
 
-class SqlStore(AccountRows, Store):
+class SqlStore(AccountRows, ModerationRows, Store):
     """Every ``Store`` method in SQL both databases speak (``?`` marks the arguments).  A database
     gives the few things that differ: how to run a statement, begin a transaction, read an inserted
     row's id, and which error is a taken name."""
@@ -266,7 +267,7 @@ class SqlStore(AccountRows, Store):
     def entrants(self, tournament_id: int) -> List[Entrant]:
         rows = self._rows("SELECT player_id, name, joined, withdrawn FROM entrants WHERE tournament_id=? "
                           "ORDER BY joined, player_id", (tournament_id,))
-        return [Entrant(p, n, j, bool(w)) for p, n, j, w in rows]
+        return [Entrant(p, n, j, int(w)) for p, n, j, w in rows]
 
     def add_round(self, tournament_id: int, round_number: int, games: List[Tuple[str, Dict[str, Any], List[StoredSeat]]],
                   byes: List[int]) -> List[StoredGame]:
@@ -428,7 +429,8 @@ class SqlStore(AccountRows, Store):
     def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
         columns = ", ".join("r." + c for c in _RATING_COLUMNS.split(", "))
         rows = self._rows(f"SELECT {columns}, p.name FROM ratings r JOIN players p ON p.id = r.player_id "
-                          "WHERE r.key=? ORDER BY (r.deviation > ?), r.rating DESC, r.player_id LIMIT ?",
+                          "WHERE r.key=? AND r.player_id NOT IN (SELECT player_id FROM sanctions WHERE kind IN "
+                          "('engine', 'booster')) ORDER BY (r.deviation > ?), r.rating DESC, r.player_id LIMIT ?",
                           (key, established, limit))
         return [(StoredRating(*row[:9]), row[9]) for row in rows]
 
