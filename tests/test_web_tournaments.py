@@ -472,3 +472,80 @@ def test_one_address_has_at_most_10_tournaments_waiting_or_running_however_many_
         run(scenario())
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------- griefing (issue 52, defect 5)
+def test_issue_52_D5_a_player_withdrawn_for_not_moving_may_not_join_again(tmp_path):
+    """A no-show who re-joined an arena after each forfeit was paired with the same person six times
+    in 170 s.  Now the server's withdrawal for not moving is for good."""
+    s = LiveServer(tmp_path, "--first-move", "2")
+
+    async def scenario():
+        people, by_id, slug, pages = await entered(s, "Ghost", 2, kind="arena", tc="180+2", minutes=10)
+        await pages[0].send({"type": "start"})
+        view = await pages[0].wait_for("tournament", playing=lambda p: len(p) == 1, timeout=30)
+        game = view["playing"][0]
+        white = by_id[game["players"][0]]
+        # nobody moves: White made no first move within 2 s, the game is aborted and White withdrawn
+        view = await pages[0].wait_for("tournament", timeout=30, standings=lambda st: any(
+            x["player"] == white.id and x["withdrawn"] for x in st))
+        mine = pages[[p.id for p in people].index(white.id)]
+        await mine.send({"type": "join"})
+        assert "withdrawn from this tournament for not moving" in (await mine.wait_for("error"))["message"]
+        await close_pages(*pages)
+        await close_all(*people)
+    try:
+        run(scenario(), timeout=90)
+    finally:
+        s.stop()
+
+
+def test_issue_52_D5_the_creator_or_a_moderator_cancels_a_tournament_and_nobody_else(server):
+    async def scenario():
+        people, _, slug, pages = await entered(server, "Cancel", 3, kind="swiss", tc="300+3", rounds=3)
+        await pages[1].send({"type": "cancel"})
+        assert "only the tournament's creator or a moderator" in (await pages[1].wait_for("error"))["message"]
+        await pages[0].send({"type": "cancel"})
+        view = await pages[0].wait_for("tournament", status="cancelled")
+        assert view["playing"] == []
+        await pages[0].send({"type": "cancel"})
+        assert (await pages[0].wait_for("error"))["message"] == "the tournament is over"
+        await close_pages(*pages)
+        await close_all(*people)
+    run(scenario())
+
+
+def test_issue_52_D5_long_tournaments_are_made_by_accounts(tmp_path):
+    """Ten week-long junk arenas from one address filled a phone's lobby.  Where rated games need
+    accounts, so do a long arena, many rounds and a start a day away."""
+    from test_web_accounts import post
+    s = LiveServer(tmp_path, "--rated-needs-account", "on")
+
+    async def scenario():
+        guest = await new_player(s, "Junk")
+        for settings in ({"kind": "arena", "minutes": 360}, {"kind": "swiss", "rounds": 15},
+                         {"kind": "arena", "minutes": 30, "startsIn": 7 * 24 * 60}):
+            await guest.send(dict({"type": "tournament", "tc": "180+2"}, **settings))
+            assert "is made by an account" in (await guest.wait_for("error"))["message"], settings
+        assert await make(guest, kind="arena", tc="180+2", minutes=60)            # a short one is fine
+        name = guest.name.replace(" ", "")
+        await guest.send({"type": "name", "name": name})
+        await guest.wait_for("you")
+        assert (await post(guest, "signup", username=name, password="a long password"))[0] == 200
+        await guest.connect("/ws/lobby")
+        await guest.wait_for("hello")
+        assert await make(guest, kind="arena", tc="180+2", minutes=360)
+        await guest.close()
+    try:
+        run(scenario())
+    finally:
+        s.stop()
+
+
+def test_issue_52_D5_a_swiss_bye_goes_to_someone_who_has_played_if_anyone_can_take_it():
+    history = [pairing.Game(1, 2, 1.0), pairing.Game(3, 4, 0.0)]          # 5 joined late: no game yet
+    ratings_ = {1: 1500, 2: 1500, 3: 1500, 4: 1500, 5: 1000}
+    _, bye = pairing.swiss_round([1, 2, 3, 4, 5], ratings_, history)
+    assert bye == 5                                                      # the lowest, as before
+    _, bye = pairing.swiss_round([1, 2, 3, 4, 5], ratings_, history, no_bye={5})
+    assert bye != 5 and bye in (2, 3)                                    # a lowest scorer who played

@@ -64,7 +64,7 @@ Eight Player Chess rounds: ``eight_pairing.py``.
 """
 import heapq
 import random
-from typing import (Callable, Dict, FrozenSet, Iterator, List, Mapping, NamedTuple, Optional,
+from typing import (AbstractSet, Callable, Dict, FrozenSet, Iterator, List, Mapping, NamedTuple, Optional,
                     Sequence, Tuple)
 
 from .matching import lexicographic, max_weight_matching, min_cost_matching
@@ -323,11 +323,12 @@ LOOKAHEAD_OPTIONS = 128     # pairings (byes included) tried at most for the loo
 
 
 def swiss_round(players: Sequence[int], ratings: Mapping[int, float], history: Sequence[Game],
-                final: bool = False) -> Tuple[List[Pairing], Optional[int]]:
+                final: bool = False, no_bye: AbstractSet[int] = frozenset()) -> Tuple[List[Pairing], Optional[int]]:
     """The next round's games, best board first, and the player who gets the bye (None with an
     even number of players), by the rules in the module's docstring.  ``history`` lists every
     earlier game in the order played; missing ratings count as 0.  ``final``: this is the
-    tournament's last round (no need to keep a next one pairable).  Raises ``NoPairing`` when no
+    tournament's last round (no need to keep a next one pairable); ``no_bye``: players who get the bye
+    only if nobody else can (those who have not played a game of the tournament).  Raises ``NoPairing`` when no
     pairing keeps the rules (or there are fewer than two players).
 
     >>> swiss_round([1, 2, 3, 4], {1: 2000, 2: 1900, 3: 1800, 4: 1700}, [])
@@ -343,7 +344,7 @@ def swiss_round(players: Sequence[int], ratings: Mapping[int, float], history: S
         byes: List[Optional[int]] = [None]
     else:
         lowest_first = sorted(field, key=lambda p: (records[p].points, ratings.get(p, 0.0), -p))
-        byes = list(sorted(lowest_first, key=lambda p: records[p].byes))   # stable: lowest first
+        byes = list(sorted(lowest_first, key=lambda p: (p in no_bye, records[p].byes)))   # stable: lowest first
     look = not final and len(field) <= LOOKAHEAD_FIELD
     best: Optional[Tuple[List[Pairing], Optional[int]]] = None
     tried = 0

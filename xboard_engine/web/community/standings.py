@@ -52,7 +52,7 @@ def standings(t: "Tournament", ratings_read: Dict[int, float]) -> List[Dict[str,
     rating = {p: ratings_read[p] if p in ratings_read else rated.aged(p, t.pool(), None, now).rating
               for p in t.entrants}
     ordered = sorted(t.games.items())
-    lines: Dict[int, Dict[str, Any]] = {p: {"player": p, "name": e.name, "withdrawn": e.withdrawn,
+    lines: Dict[int, Dict[str, Any]] = {p: {"player": p, "name": e.name, "withdrawn": bool(e.withdrawn),
                                             "rating": int(round(rating[p])), "results": [], "points": 0.0,
                                             "tiebreak": 0.0, "games": 0, "fire": False}
                                         for p, e in t.entrants.items()}

@@ -19,7 +19,12 @@ How people come and go:
   page of their last tournament game): closing them pauses the player.  Swiss and 8 Player rounds
   pair everyone who has not withdrawn.
 * A person who makes no first move in a tournament game loses it (the game is aborted by the
-  server's first-move limit, 30 s when the server has none) and is withdrawn.
+  server's first-move limit, 30 s when the server has none) and is withdrawn, for good: they may
+  not join it again.  A Swiss bye goes to someone who has played a game of it, if anyone can take it.
+* The creator or a moderator may cancel a tournament (``cancel``): no more pairings.  Where rated
+  games need accounts (``serve --rated-needs-account``), a long tournament (an arena over
+  ``LONG_ARENA_MINUTES``, over ``LONG_ROUNDS`` rounds, or starting over ``LONG_WAIT_HOURS`` from now)
+  is made by an account.
 * An arena stops pairing at its end; games still being played then count when they finish, and the
   standings are final when the last one has.
 
@@ -45,6 +50,10 @@ KINDS = ("arena", "swiss", "eight")
 MAX_OWN = 2                       # tournaments a person may have waiting or running that they made
 MAX_OWN_PER_ADDRESS = 10          # tournaments waiting or running made from one address (this run)
 MAX_ENTRANTS = 500
+WITHDRAWN_FOR_NOT_MOVING = 2           # an entrant's ``withdrawn``: 0 playing, 1 withdrew, 2 withdrawn by the server
+LONG_ARENA_MINUTES = 120
+LONG_ROUNDS = 9
+LONG_WAIT_HOURS = 24
 
 
 class Tournament(Watched):
@@ -98,6 +107,12 @@ class Tournament(Watched):
     def active(self) -> List[int]:
         return [p for p, e in self.entrants.items() if not e.withdrawn]
 
+    def not_played(self) -> Set[int]:
+        """Entrants none of whose games of the tournament was played to a result (aborted games,
+        byes and no games at all count as not played)."""
+        played = {p for g in self.games.values() if g["status"] == "over" for p in g["seats"] if p is not None}
+        return set(self.entrants) - played
+
     def pool(self) -> str:
         return rated.pool_key("two" if self.kind != "eight" else "eight", self.config)
 
@@ -145,6 +160,12 @@ def check_settings(data: Dict[str, Any]) -> Tuple[str, Dict[str, Any], float]:
         raise Refused("startsIn: minutes from now, 0 to a week")
     config["name"] = name.strip() or {"arena": "Arena", "swiss": "Swiss", "eight": "8 Player rounds"}[kind]
     return kind, config, time.time() + 60.0 * float(wait)
+
+
+def is_long(config: Dict[str, Any], starts: float) -> bool:
+    """A tournament only an account may make: a long arena, many rounds, or a start far ahead."""
+    return (config.get("minutes", 0) > LONG_ARENA_MINUTES or config.get("rounds", 0) > LONG_ROUNDS
+            or starts - time.time() > 3600 * LONG_WAIT_HOURS)
 
 
 def may_join(t: Tournament) -> Optional[str]:
@@ -202,6 +223,10 @@ class Tournaments:
         if self.hall.policy.local:
             raise Refused("this server is one person's: tournaments are for a server with other people")
         kind, config, starts = check_settings(data)
+        if is_long(config, starts) and self.hall.policy.rated_needs_account and not (
+                viewer.player is not None and viewer.player.get("account")):
+            raise Refused(f"an arena over {LONG_ARENA_MINUTES} minutes, a tournament of over {LONG_ROUNDS} rounds "
+                          f"or one starting over {LONG_WAIT_HOURS} hours from now is made by an account: sign up or sign in")
         player = await self.hall.people.ensure_player(viewer)
         self.hall.bot_accounts.refuse_as_person(player["id"], "create a tournament")
         own = [t for t in self.by_id.values() if t.creator == player["id"] and t.status in ("waiting", "running")]
@@ -234,6 +259,8 @@ class Tournaments:
             old = t.entrants.get(player["id"])
             if old is not None and not old.withdrawn:
                 return
+            if old is not None and old.withdrawn == WITHDRAWN_FOR_NOT_MOVING:
+                raise Refused("you were withdrawn from this tournament for not moving in one of its games")
             if old is None and len(t.entrants) >= MAX_ENTRANTS:
                 raise Refused(f"the tournament is full ({MAX_ENTRANTS} players)")
             entrant = Entrant(player["id"], player["name"], old.joined if old else time.time(), False)
@@ -251,6 +278,22 @@ class Tournaments:
             await self.hall.store.set_entrant(t.id, entrant)
             t.entrants[pid] = entrant
         await self.changed(t)
+
+    async def cancel(self, viewer: Viewer, t: Tournament) -> None:
+        """The creator (or a moderator) cancels a tournament not over: no more pairings; games being
+        played go on to their end."""
+        pid = viewer.player_id
+        if pid is None:
+            raise Refused("only the tournament's creator or a moderator can cancel it")
+        if pid != t.creator:
+            account = await self.hall.store.account(pid) if viewer.player.get("account") else None
+            if account is None or not {"moderator", "administrator"} & set(account["roles"]):
+                raise Refused("only the tournament's creator or a moderator can cancel it")
+        async with t.lock:
+            if t.status not in ("waiting", "running"):
+                raise Refused("the tournament is over")
+            await self.set_status(t, "cancelled")
+        await self.changed(t, pair=False)
 
     async def start_now(self, viewer: Viewer, t: Tournament) -> None:
         """The creator begins a waiting tournament before its time (everyone who has joined plays)."""
@@ -383,7 +426,7 @@ class Tournaments:
         players = [line["player"] for line in lines if not line["withdrawn"]]
         try:
             pairs, bye = pairing.swiss_round(players, {line["player"]: line["rating"] for line in lines}, history,
-                                             final=round_number == t.rounds)
+                                             final=round_number == t.rounds, no_bye=t.not_played())
         except pairing.NoPairing:
             await self.set_status(t, "over")        # nobody left who has not met: the tournament ends
             return
@@ -422,8 +465,8 @@ class Tournaments:
             absent = (room.result or {}).get("absent")
             if room.status == "aborted" and absent is not None:
                 pid = room.seats[absent].player_id
-                if pid in t.entrants and not t.entrants[pid].withdrawn:
-                    entrant = t.entrants[pid]._replace(withdrawn=True)
+                if pid in t.entrants and t.entrants[pid].withdrawn != WITHDRAWN_FOR_NOT_MOVING:
+                    entrant = t.entrants[pid]._replace(withdrawn=WITHDRAWN_FOR_NOT_MOVING)
                     await self.hall.store.set_entrant(t.id, entrant)
                     t.entrants[pid] = entrant
         await self.changed(t, pair=False)

@@ -115,6 +115,7 @@ PAGE: Dict[str, Dict[str, Message]] = {
         _m("join", "enter the tournament"),
         _m("withdraw", "leave it"),
         _m("start", "its creator starts it before the start time"),
+        _m("cancel", "its creator (or a moderator) cancels it: no more pairings"),
     )},
 }
 

@@ -68,6 +68,7 @@ function render() {
   $("join").hidden = v.entered || !v.joinable;
   $("withdraw").hidden = !v.entered;
   $("start-now").hidden = !(v.status === "waiting" && v.you !== null && v.you === v.creator);
+  $("cancel-tournament").hidden = !((v.status === "waiting" || v.status === "running") && v.you !== null && v.you === v.creator);
   const yours = $("your-game");
   yours.hidden = !v.yourGame;
   if (v.yourGame) yours.href = `/g/${v.yourGame}`;
@@ -95,4 +96,5 @@ setupSwitches();
 $("join").onclick = () => send({ type: "join" });
 $("withdraw").onclick = () => send({ type: "withdraw" });
 $("start-now").onclick = () => send({ type: "start" });
+$("cancel-tournament").onclick = () => { if (confirm("Cancel the tournament? No more games will be paired.")) send({ type: "cancel" }); };
 setInterval(() => { if (tour.view) $("t-when").textContent = whenText(tour.view); }, 1000);

@@ -94,7 +94,7 @@ class Entrant(NamedTuple):
     player_id: int
     name: str                   # the name when they joined
     joined: float
-    withdrawn: bool
+    withdrawn: int              # 0 playing, 1 withdrew, 2 withdrawn by the server (for not moving: for good)
 
 
 class ChatLine(NamedTuple):
