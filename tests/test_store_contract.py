@@ -266,16 +266,24 @@ def test_a_games_end_and_its_rating_changes_are_one_write(store):
     assert len(store.rating_history(a)) == 1
 
 
-def test_leaderboards_list_established_ratings_first_then_by_rating(store):
+def test_issue_52_D3_leaderboards_list_only_established_ratings_of_players_with_enough_opponents(store):
     ids = [store.add_player(f"l-{n}", f"Lee {n}", f"lee {n}") for n in range(4)]
-    made = new_game(store, status="playing")
-    store.add_action(made.id, action(0), "over", {"result": "1-0"},
-                     [rating(ids[0], rating=1900.0, deviation=200.0), rating(ids[1], rating=1700.0, deviation=60.0),
-                      rating(ids[2], rating=1600.0, deviation=80.0),
-                      rating(ids[3], key="eight:singles", rating=1550.0, deviation=3.0)])
-    board = store.leaderboard("two:normal", 10, established=110.0)
-    assert [(r.player_id, name) for r, name in board] == [(ids[1], "Lee 1"), (ids[2], "Lee 2"), (ids[0], "Lee 0")]
-    assert [r.player_id for r, _ in store.leaderboard("two:normal", 2)] == [ids[0], ids[1]]
+    others = [store.add_player(f"o-{n}", f"Oz {n}", f"oz {n}") for n in range(5)]
+    ends = {ids[0]: (1900.0, 200.0, others), ids[1]: (1700.0, 60.0, others), ids[2]: (1600.0, 80.0, others),
+            ids[3]: (1800.0, 60.0, others[:4] + others[:2])}           # six games, four opponents
+    for player, (value, deviation, opponents) in ends.items():
+        for opponent in opponents:
+            made = store.add_game("two", dict(CONFIG), [StoredSeat(0, "player", player, None, None),
+                                                        StoredSeat(1, "player", opponent, None, None)],
+                                  player, True, status="playing")
+            store.add_action(made.id, action(0), "over", {"result": "1-0"},
+                             [rating(player, rating=value, deviation=deviation)])
+    store.add_action(new_game(store, status="playing").id, action(0), "over", {"result": "1-0"},
+                     [rating(ids[3], key="eight:singles", rating=1550.0, deviation=3.0)])
+    board = store.leaderboard("two:normal", 10, established=110.0, opponents=5)
+    assert [(r.player_id, name) for r, name in board] == [(ids[1], "Lee 1"), (ids[2], "Lee 2")]
+    assert [r.player_id for r, _ in store.leaderboard("two:normal", 10)] == [ids[0], ids[3], ids[1], ids[2]]
+    assert [r.player_id for r, _ in store.leaderboard("two:normal", 2, opponents=4)] == [ids[0], ids[3]]
     assert store.rating_keys() == ["eight:singles", "two:normal"]
 
 

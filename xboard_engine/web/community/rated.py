@@ -5,7 +5,9 @@ Chess); the new ratings are written by the store in the same commit as the game'
 A two-player game is rated when its challenge said so, two different people played it (never a
 bot, never someone against themselves; or two bot accounts, engines playing as players, but never a
 person and a bot account), it began from the variant's own setup, it has a clock,
-and each side made a move (an earlier end is as good as an abort).  An 8 Player Chess game is
+and each side made at least ``MIN_MOVES`` moves (a shorter game changes no rating: puppets resigning
+at once farm nothing).  A provisional player wins at most ``ONE_OPPONENT_GAIN`` points, net, from
+one opponent (a second account beaten again and again).  An 8 Player Chess game is
 rated when its challenge said so and at least two people on different sides played it; bots'
 seats are left out of the standing (each side is rated by its people), and a side held by one
 person on several seats counts once."""
@@ -20,6 +22,11 @@ if TYPE_CHECKING:
     from ..store.thread import AsyncStore
 
 DAY = 86400.0
+MIN_MOVES = 3                   # moves each side makes before a two-player game can change a rating
+ONE_OPPONENT_GAIN = 200         # what a provisional player may win, net, from one opponent in a pool
+LEADERBOARD_OPPONENTS = 5       # different opponents in a pool's rated games before a leaderboard lists one
+QUITS_IN_A_ROW = 3              # rated games in a row resigned early, abandoned or aborted ...
+COOL_DOWN = 600.0               # ... cost this many seconds without rated games (doubled for each more)
 
 
 def pool_key(kind: str, config: Dict[str, Any]) -> str:
@@ -114,6 +121,8 @@ async def _two(store: "AsyncStore", room: "Room", result: Dict[str, Any], key: s
         return [], {"unrated": "a person and a bot account"}
     if not {0, 1} <= room.moved:
         return [], {"unrated": "the game ended before each side moved"}
+    if room.table.ply_count() < 2 * MIN_MOVES:
+        return [], {"unrated": f"the game ended before each side made {MIN_MOVES} moves"}
     score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(text)
     if score is None:
         return [], {"unrated": "no result"}
@@ -122,8 +131,27 @@ async def _two(store: "AsyncStore", room: "Room", result: Dict[str, Any], key: s
     new_white, new_black = ratings.rate_game(glickos[0], glickos[1], score)
     after = [r._replace(rating=g.rating, deviation=g.deviation, volatility=g.volatility, games=r.games + 1, updated=now)
              for r, g in zip(before, (new_white, new_black))]
+    for i in (0, 1):
+        if provisional(before[i]) and after[i].rating > before[i].rating:
+            left = ONE_OPPONENT_GAIN - await gained_from(store, room.seats[i].player_id, room.seats[1 - i].player_id, key)
+            after[i] = after[i]._replace(rating=before[i].rating + max(0.0, min(left, after[i].rating - before[i].rating)))
     return after, {"key": key, "seats": {str(i): [round(b.rating), round(a.rating)] for i, (b, a) in
                                          enumerate(zip(before, after))}}
+
+
+async def gained_from(store: "AsyncStore", player_id: int, opponent: int, key: str, games: int = 200) -> float:
+    """The points the player won in the pool, net, in their rated two-player games with ``opponent``
+    among their last ``games`` (a loss to them takes its points off)."""
+    gained = 0.0
+    for stored, seats in await store.games_of(player_id, limit=games):
+        changes = (stored.result or {}).get("ratings") or {}
+        if stored.kind != "two" or changes.get("key") != key or len(seats) != 2:
+            continue
+        mine = [s.seat for s in seats if s.player_id == player_id]
+        if len(mine) == 1 and any(s.seat != mine[0] and s.player_id == opponent for s in seats):
+            before, after = changes.get("seats", {}).get(str(mine[0]), (0, 0))
+            gained += after - before
+    return gained
 
 
 async def _eight(store: "AsyncStore", room: "Room", result: Dict[str, Any], key: str,
@@ -164,3 +192,36 @@ async def _eight(store: "AsyncStore", room: "Room", result: Dict[str, Any], key:
             a = next(r for r in after if r.player_id == s.player_id)
             kept[str(s.seat)] = [round(before[s.player_id].rating), round(a.rating)]
     return after, {"key": key, "seats": kept}
+
+
+def quit_by(stored: Any, seats: Sequence[Any], player: int) -> bool:
+    """Whether the player's game ended by their quitting: aborted by them (or their first move not
+    made in time), or lost (two-player) by resigning or by leaving (the opponent's claim, a bot
+    winning an abandoned game)."""
+    result = stored.result if isinstance(stored.result, dict) else {}
+    mine = [s.seat for s in seats if s.player_id == player]
+    if stored.status == "aborted":
+        return bool(mine) and (result.get("by") in mine or result.get("absent") in mine)
+    if stored.kind != "two" or len(mine) != 1 or result.get("result") not in ("1-0", "0-1"):
+        return False
+    lost = (result["result"] == "1-0") == (mine[0] == 1)
+    reason = str(result.get("reason") or "").lower()
+    return lost and any(word in reason for word in ("resign", "abandon", "left", "claim", "away"))
+
+
+async def cool_down_left(store: "AsyncStore", player_id: int, now: float) -> float:
+    """Seconds before the player may play rated games again: ``QUITS_IN_A_ROW`` rated games in a row
+    that they quit (``quit_by``) cost ``COOL_DOWN`` from the end of the last, doubled for each
+    further one, a day at most (0: they may now)."""
+    quits, ended = 0, now
+    for stored, seats in await store.games_of(player_id, limit=QUITS_IN_A_ROW + 7, aborted=True):
+        if stored.status not in ("over", "aborted") or not stored.config.get("rated"):
+            continue
+        if not quit_by(stored, seats, player_id):
+            break
+        if not quits:
+            ended = float((stored.result or {}).get("ended", stored.created))
+        quits += 1
+    if quits < QUITS_IN_A_ROW:
+        return 0.0
+    return max(0.0, ended + min(DAY, COOL_DOWN * 2 ** (quits - QUITS_IN_A_ROW)) - now)

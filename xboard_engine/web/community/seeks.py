@@ -84,7 +84,7 @@ class SeekBoard:
         if "/" in config["tc"]:
             raise Refused("a seek's clock is seconds + increment, e.g. 300+3")
         if is_rated:
-            self.hall.seating.check_rated_player(viewer)
+            await self.hall.seating.check_rated_player(viewer)
         low, high = _bound(data.get("min"), "min"), _bound(data.get("max"), "max")
         if low is not None and high is not None and low > high:
             raise Refused("min is above max: no one could match")

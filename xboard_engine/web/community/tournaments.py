@@ -249,7 +249,7 @@ class Tournaments:
         if why:
             raise Refused(why)
         if t.config.get("rated"):
-            self.hall.seating.check_rated_player(viewer)
+            await self.hall.seating.check_rated_player(viewer)
         player = await self.hall.people.ensure_player(viewer)
         async with t.lock:                     # checked again where no pairing is being made
             why = may_join(t)

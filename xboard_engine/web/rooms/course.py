@@ -166,19 +166,23 @@ class Course:
         if away < self.hall.grace:
             raise Refused(f"your opponent has been away {away:.0f} s; you may claim after {self.hall.grace:.0f} s")
 
-    async def end_without_result(self, room: Room, reason: str, absent: Optional[int] = None) -> None:
+    async def end_without_result(self, room: Room, reason: str, absent: Optional[int] = None,
+                                 by: Optional[int] = None) -> None:
         """The game ends unplayed or aborted: no result, no winner; seats still free or kept for an
         invite are closed (their links no longer work).  ``absent``: the seat that made no first move
-        (a tournament counts the game lost for it).  The caller holds ``room.lock``."""
+        (a tournament counts the game lost for it); ``by``: the seat whose player aborted it (both
+        count as that player's quitting, ``rated.quit_by``).  The caller holds ``room.lock``."""
         assert room.lock.locked(), "end_without_result without the room's lock"
         closed = [s._replace(kind="closed", invite_hash=None) if s.kind in ("open", "invite") else s for s in room.seats]
         for old, new in zip(room.seats, closed):
             if old is not new:
                 await self.hall.store.set_seat(room.id, new)
         room.seats = closed
-        result: Dict[str, Any] = {"reason": reason, "aborted": True}
+        result: Dict[str, Any] = {"reason": reason, "aborted": True, "ended": time.time()}
         if absent is not None:
             result["absent"] = absent
+        if by is not None:
+            result["by"] = by
         await self.hall.store.set_status(room.id, "aborted", result)
         room.status, room.result = "aborted", result
         if room.timer:

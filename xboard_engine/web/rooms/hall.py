@@ -465,6 +465,7 @@ class Hall:
         try:
             changes: List[Any] = []
             if result is not None:
+                result["ended"] = time.time()
                 if kind == "move":
                     room.moved.add(seat)         # the last move counts as made (a rated game needs one a side)
                 changes, kept = await rated.game_changes(self.store, room, result)

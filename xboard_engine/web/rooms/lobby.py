@@ -208,18 +208,22 @@ class Lobby:
                 "you": viewer_id == player_id, "bot": bot}
 
     async def leaderboards(self, key: Optional[str] = None, keys: Optional[List[str]] = None) -> Dict[str, Any]:
-        """The rating pools that have ratings, and one pool's best players (established ratings first:
-        a provisional one is listed after them).  Without ``key``: every pool's top ten.  ``keys``: the
-        pools, if already read."""
+        """The rating pools that have ratings, and one pool's best players: established ratings only,
+        of players with ``rated.LEADERBOARD_OPPONENTS`` different opponents or more (a provisional
+        rating, or one won from a few accounts, is not listed).  Without ``key``: every pool's top
+        ten.  ``keys``: the pools, if already read."""
         if keys is None:
             keys = await self.hall.store.rating_keys()
         now = time.time()
         chosen = [key] if key else keys
-        read = await asyncio.gather(*[self.hall.store.leaderboard(k, LEADERS if key else 10, _established(k)) for k in chosen])
+        read = await asyncio.gather(*[self.hall.store.leaderboard(k, LEADERS if key else 10, _established(k),
+                                                                 rated.LEADERBOARD_OPPONENTS) for k in chosen])
         boards = []
         for k, board in zip(chosen, read):
             rows = []
             for r, name in board:
                 rows.append(dict(rated.shown(rated.aged(r.player_id, k, r, now)), player=r.player_id, name=name))
             boards.append({"key": k, "words": rated.pool_words(k), "players": rows})
-        return {"pools": [{"key": k, "words": rated.pool_words(k)} for k in keys], "boards": boards}
+        return {"pools": [{"key": k, "words": rated.pool_words(k)} for k in keys], "boards": boards,
+                "rule": f"Listed: established ratings of players who have played {rated.LEADERBOARD_OPPONENTS} "
+                        "different opponents or more in rated games."}

@@ -18,7 +18,7 @@ bus's ``sanction``), so a ban takes effect everywhere."""
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..community import names
+from ..community import names, rated
 from ..games.tables import Refused
 from .accounts import Limited, Window
 
@@ -30,7 +30,6 @@ MAX_NOTE = 500
 REPORTS_PER_PERSON = (10, 3600)
 MODERATOR_ROLES = {"moderator", "administrator"}
 RECENT_REPORTS = (5, 24 * 3600)            # a flood of reports about one player is flagged
-QUITS_IN_A_ROW = 3                         # games in a row lost by resigning, leaving, or aborted
 SAME_OPPONENT = 5                          # of the last 20 games, rated ones against one opponent
 
 
@@ -152,9 +151,9 @@ class Moderation:
     async def _evidence(self, player: int) -> Dict[str, Any]:
         """A player's recent games (results, opponents, moves), sanctions and flags."""
         games = []
-        for stored, seats in await self.hall.store.games_of(player, limit=20):
+        for stored, seats in await self.hall.store.games_of(player, limit=20, aborted=True):
             games.append({"slug": stored.slug, "status": stored.status, "result": stored.result,
-                          "rated": bool(stored.config.get("rated")), "quit": _quit(stored, seats, player),
+                          "rated": bool(stored.config.get("rated")), "quit": rated.quit_by(stored, seats, player),
                           "opponents": [s.player_id for s in seats if s.player_id not in (None, player)]})
         held = await self.sanctions(player)
         return {"games": games, "sanctions": {k: {"until": u, "reason": r} for k, (u, r) in held.items()},
@@ -174,13 +173,13 @@ class Moderation:
             if not g["quit"]:
                 break
             quits += 1
-        if quits >= QUITS_IN_A_ROW:
+        if quits >= rated.QUITS_IN_A_ROW:
             found.append(f"{quits} games in a row resigned, abandoned or aborted")
-        rated = [o for g in games if g["rated"] for o in g["opponents"]]
+        faced = [o for g in games if g["rated"] for o in g["opponents"]]
         mine = {s["address"] for s in await self.hall.store.sessions_of(player)}
-        for opponent in sorted(set(rated)):
-            if rated.count(opponent) >= SAME_OPPONENT:
-                found.append(f"{rated.count(opponent)} of the last rated games against player {opponent}")
+        for opponent in sorted(set(faced)):
+            if faced.count(opponent) >= SAME_OPPONENT:
+                found.append(f"{faced.count(opponent)} of the last rated games against player {opponent}")
             shared = mine & {s["address"] for s in await self.hall.store.sessions_of(opponent)}
             if shared:
                 found.append(f"rated games against player {opponent}, signed in from the same address "
@@ -260,16 +259,3 @@ class Moderation:
             raise Refused("player: no such player")
         return found
 
-
-def _quit(stored: Any, seats: List[Any], player: int) -> bool:
-    """Whether the player's game ended by their quitting: aborted, or lost (two-player) by
-    resigning or by leaving (the opponent's claim, a bot winning an abandoned game)."""
-    if stored.status == "aborted":
-        return True
-    result = stored.result if isinstance(stored.result, dict) else {}
-    mine = [s.seat for s in seats if s.player_id == player]
-    if stored.kind != "two" or len(mine) != 1 or result.get("result") not in ("1-0", "0-1"):
-        return False
-    lost = (result["result"] == "1-0") == (mine[0] == 1)
-    reason = str(result.get("reason") or "").lower()
-    return lost and any(word in reason for word in ("resign", "abandon", "left", "claim", "away"))

@@ -155,4 +155,4 @@ class Offers:
         if not set(owned) & set(room.abortable()):
             raise Refused("you have made your first move: the game can no longer be aborted (resign instead)")
         name = room.name_of(room.seats[owned[0]])
-        await self.hall.course.end_without_result(room, f"Aborted by {name} before their first move")
+        await self.hall.course.end_without_result(room, f"Aborted by {name} before their first move", by=owned[0])

@@ -62,7 +62,7 @@ class Seating:
                    rated.seats_why_unrated(kind, seat_kinds, self.hall.bot_accounts.seat_flags(viewer, wanted)))
             if why:
                 raise Refused(f"rated: {why}")
-            self.check_rated_player(viewer)
+            await self.check_rated_player(viewer)
             config["rated"] = True
         seats: List[StoredSeat] = []
         invites: List[Tuple[int, str]] = []
@@ -133,16 +133,21 @@ class Seating:
         several processes, this process's (each has its bot workers)."""
         return sum(1 for room in self.hall.rooms.values() if room.status == "playing" and room.has_bot())
 
-    def check_rated_player(self, viewer: Viewer) -> None:
+    async def check_rated_player(self, viewer: Viewer) -> None:
         """Refused unless the page may play rated games: an account signed in (or a bot account),
-        where the server wants accounts for them (``serve --rated-needs-account``)."""
-        if not self.hall.policy.rated_needs_account:
-            return
+        where the server wants accounts for them (``serve --rated-needs-account``), and not cooling
+        down after quitting rated games in a row (``rated.cool_down_left``)."""
         player = viewer.player
-        if player is not None and (player.get("account") or self.hall.bot_accounts.registry.is_bot(player["id"])):
-            return
-        raise Refused("rated: rated games are for accounts: sign up or sign in (Account, at the top of the "
-                      "lobby); guests play casual games")
+        if self.hall.policy.rated_needs_account and not (player is not None and (
+                player.get("account") or self.hall.bot_accounts.registry.is_bot(player["id"]))):
+            raise Refused("rated: rated games are for accounts: sign up or sign in (Account, at the top of the "
+                          "lobby); guests play casual games")
+        if player is not None:
+            wait = await rated.cool_down_left(self.hall.store, player["id"], time.time())
+            if wait > 0:
+                raise Refused(f"rated: you resigned early, abandoned or aborted your last {rated.QUITS_IN_A_ROW} or "
+                              f"more rated games in a row: rated games are open to you again in "
+                              f"{max(1, round(wait / 60))} minutes (casual games now)")
 
     def count_creation(self, viewer: Viewer, player_id: int) -> None:
         """One more game made by this person from this page's address (a challenge, or a seek that
@@ -200,7 +205,7 @@ class Seating:
                     not secrets.compare_digest(token_hash(secret), s.invite_hash):
                 raise Refused("this seat is kept for an invited player: the invite link is wrong or used")
         if room.config.get("rated"):
-            self.check_rated_player(viewer)
+            await self.check_rated_player(viewer)
         player = await self.hall.people.ensure_player(viewer)
         self.hall.bot_accounts.check_take(room, seat, player["id"])
         for other in {x.player_id for x in room.seats if x.player_id is not None}:

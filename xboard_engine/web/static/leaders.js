@@ -37,6 +37,7 @@ async function load() {
       select.appendChild(o);
     }
   }
+  $("leaders-rule").textContent = data.rule || "";
   $("boards").replaceChildren();
   data.boards.forEach(board);
   if (!data.boards.length) $("leaders-message").textContent = "No rated games have been played yet.";

@@ -160,9 +160,11 @@ class Store:
         raise NotImplementedError
     def ratings_of(self, player_id: int) -> List[StoredRating]: raise NotImplementedError
     def rating_history(self, player_id: int, limit: int = 2000) -> List[RatingPoint]: raise NotImplementedError
-    def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
-        """The best ratings of a pool with the players' names: established ratings (deviation at most
-        ``established``) first, by rating."""
+    def leaderboard(self, key: str, limit: int = 50, established: float = 1e9,
+                    opponents: int = 0) -> List[Tuple[StoredRating, str]]:
+        """The best ratings of a pool with the players' names, by rating: only established ones
+        (deviation at most ``established``) of players who had at least ``opponents`` different
+        opponents in its rated games, and none marked engine or booster."""
         raise NotImplementedError
     def rating_keys(self) -> List[str]: raise NotImplementedError
     def set_bot_account(self, player_id: int, info: Dict[str, Any]) -> None:
@@ -181,7 +183,8 @@ class Store:
     def chat(self, game_id: int, limit: int = 200) -> List[ChatLine]: raise NotImplementedError
     def games(self, status: str, limit: int = 50, listed_only: bool = False) -> List[StoredGame]:
         raise NotImplementedError
-    def games_of(self, player_id: int, limit: int = 100) -> List[Tuple[StoredGame, List[StoredSeat]]]:
+    def games_of(self, player_id: int, limit: int = 100,
+                 aborted: bool = False) -> List[Tuple[StoredGame, List[StoredSeat]]]:
         raise NotImplementedError
     def meta(self, key: str) -> Optional[str]: raise NotImplementedError
     def set_meta(self, key: str, value: str) -> None: raise NotImplementedError

@@ -382,12 +382,13 @@ class SqlStore(AccountRows, ModerationRows, Store):
                           (status, limit))
         return [self._game(row) for row in rows]
 
-    def games_of(self, player_id: int, limit: int = 100) -> List[Tuple[StoredGame, List[StoredSeat]]]:
-        """The newest ``limit`` games where the player holds a seat (aborted ones left out), each with
-        its seats."""
+    def games_of(self, player_id: int, limit: int = 100,
+                 aborted: bool = False) -> List[Tuple[StoredGame, List[StoredSeat]]]:
+        """The newest ``limit`` games where the player holds a seat (aborted ones left out unless
+        ``aborted``), each with its seats."""
         rows = self._rows(f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM games g "
-                          "WHERE g.status != 'aborted' AND g.id IN (SELECT game_id FROM seats WHERE player_id=?) "
-                          "ORDER BY g.id DESC LIMIT ?", (player_id, limit))
+                          "WHERE (g.status != 'aborted' OR ?) AND g.id IN (SELECT game_id FROM seats WHERE player_id=?) "
+                          "ORDER BY g.id DESC LIMIT ?", (bool(aborted), player_id, limit))
         return [(self._game(row), self.seats(row[0])) for row in rows]
 
     # ----------------------------------------------------------------- analysis
@@ -426,12 +427,15 @@ class SqlStore(AccountRows, ModerationRows, Store):
                           "ORDER BY at DESC LIMIT ?", (player_id, limit))
         return [RatingPoint(*row) for row in reversed(rows)]
 
-    def leaderboard(self, key: str, limit: int = 50, established: float = 1e9) -> List[Tuple[StoredRating, str]]:
+    def leaderboard(self, key: str, limit: int = 50, established: float = 1e9,
+                    opponents: int = 0) -> List[Tuple[StoredRating, str]]:
         columns = ", ".join("r." + c for c in _RATING_COLUMNS.split(", "))
         rows = self._rows(f"SELECT {columns}, p.name FROM ratings r JOIN players p ON p.id = r.player_id "
-                          "WHERE r.key=? AND r.player_id NOT IN (SELECT player_id FROM sanctions WHERE kind IN "
-                          "('engine', 'booster')) ORDER BY (r.deviation > ?), r.rating DESC, r.player_id LIMIT ?",
-                          (key, established, limit))
+                          "WHERE r.key=? AND r.deviation <= ? AND r.player_id NOT IN (SELECT player_id FROM sanctions "
+                          "WHERE kind IN ('engine', 'booster')) AND (SELECT COUNT(DISTINCT s.player_id) FROM "
+                          "rating_history h JOIN seats s ON s.game_id = h.game_id WHERE h.player_id = r.player_id "
+                          "AND h.key = r.key AND s.player_id IS NOT NULL AND s.player_id != r.player_id) >= ? "
+                          "ORDER BY r.rating DESC, r.player_id LIMIT ?", (key, established, opponents, limit))
         return [(StoredRating(*row[:9]), row[9]) for row in rows]
 
     def rating_keys(self) -> List[str]:
