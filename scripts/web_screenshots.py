@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from live_client import Client, LiveServer, create, finished_hot_seat_game, game_between, new_player  # noqa: E402
+from live_client import Client, LiveServer, create, finished_hot_seat_game, game_between, new_player, player_path  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import PHONE, GamePage, Page, Profiles, chrome  # noqa: E402
 
@@ -415,7 +415,7 @@ def community_shots(out: Path) -> None:
                                         "a2a3", "b4a6", "d2d4", "a6c7"], variant="normal", tc="600+5")
                 await b.send({"type": "resign"})
                 await a.state(status="over")
-                first = people[0].id
+                first = people[0].name
                 for p in people:
                     await p.close()
                 return first, slug, analysed
@@ -425,7 +425,7 @@ def community_shots(out: Path) -> None:
             page.d.get(f"{server.url}/leaderboard")
             page.wait(lambda: page.data("ready") == "1", "the leaderboards")
             shoot(page, out / "web-leaderboard.png")
-            page.d.get(f"{server.url}/p/{first}")
+            page.d.get(server.url + player_path(first))
             page.wait(lambda: page.data("ready") == "1", "Ada's page")
             shoot(page, out / "web-player-ratings.png")
             page.d.get(f"{server.url}/t/{slug}")

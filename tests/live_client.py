@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import aiohttp
@@ -227,6 +228,11 @@ async def close_all(*clients: "Client") -> None:
 
 
 _numbers = itertools.count(1)
+
+
+def player_path(name: str) -> str:
+    """A player's page address: their name (``encodeURIComponent`` as the pages make it)."""
+    return "/@/" + urllib.parse.quote(name, safe="")
 
 
 def unique(name: str) -> str:

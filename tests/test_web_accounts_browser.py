@@ -9,7 +9,7 @@ from needs import need_module, needs
 need_module("aiohttp")
 need_module("selenium")
 
-from live_client import LiveServer, new_player, run, unique  # noqa: E402
+from live_client import LiveServer, new_player, player_path, run, unique  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import Profiles, chrome  # noqa: E402
 
@@ -65,9 +65,9 @@ def test_a_phone_signs_up_signs_out_and_signs_in_on_a_page_that_fits_it(server):
         async def someone():
             client = await new_player(server, "Rude")
             await client.close()
-            return client.id
+            return client.name
         rude = run(someone())
-        phone.d.get(f"{server.url}/p/{rude}")
+        phone.d.get(server.url + player_path(rude))
         phone.wait(lambda: phone.data("ready") == "1", "the reported player's page")
         phone.press("#report-area summary")
         phone.select("report-reason", "insult")
@@ -122,11 +122,11 @@ def test_a_moderator_answers_a_report_on_the_moderators_page(server):
                 assert r.status == 200
             await victim.close()
             await rude.close()
-            return rude.id
+            return rude.name
         rude = run(reported())
         moderator.d.get(server.url + "/mod")
         moderator.wait(lambda: moderator.data("ready") == "1", "the moderators' page")
-        box = f'.report a[href="/p/{rude}"]'
+        box = f'.report a[href="{player_path(rude)}"]'
         assert moderator.js(f"return !!document.querySelector('{box}')")
         report = moderator.js(f"return document.querySelector('{box}').closest('.report').dataset.report")
         moderator.js(f"document.querySelector('.report[data-report=\"{report}\"] .act-reason').value = 'rude words'")

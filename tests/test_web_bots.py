@@ -21,7 +21,7 @@ from needs import need, need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import ROOT, Client, LiveServer, close_all, create, new_player, run  # noqa: E402
+from live_client import ROOT, Client, LiveServer, close_all, create, new_player, player_path, run  # noqa: E402
 
 PY = shlex.quote(sys.executable)
 OUR_ENGINE = f"{PY} -m xboard_engine"
@@ -146,11 +146,11 @@ def test_a_person_challenges_the_bot_it_plays_legal_moves_on_its_clock_and_the_r
         state = await pat.state(status="over")
         assert state["result"] == "0-1" and state["ratingChanges"] is None
         await testbot.said(f"game {made['gameId']}: finished 0-1 (White resigns): won")
-        status, page = await get_json(pat, f"/p/{listed['player']}.json")
+        status, page = await get_json(pat, player_path(listed['name']) + ".json")
         assert status == 200 and page["bot"]["engine"] == listed["engine"] and page["bot"]["online"] is True
         assert page["bot"]["variants"] == ["normal", "chess80"] and page["ratings"] == []
         assert page["results"]["normal"]["won"] >= 1
-        status, mine = await get_json(pat, f"/p/{pat.id}.json")      # a challenge's game is listed to its players
+        status, mine = await get_json(pat, player_path(pat.name) + ".json")      # a challenge's game is listed to its players
         game = next(g for g in mine["finished"] if g["gameId"] == made["gameId"])
         assert game["result"] == "0-1" and mine["bot"] is None
         assert [s.get("botAccount", False) for s in game["seats"]] == [False, True]
@@ -315,7 +315,7 @@ def test_wrong_bot_messages_are_refused_with_the_reason_and_change_nothing(serve
         for message in ({"type": "decline"}, {"type": "decline", "gameId": "x" * 99}):
             assert "no such game" in await refusal(pat, message)
         assert await refusal(pat, {"type": "decline", "gameId": 5}) == "decline: gameId must be text"
-        status, page = await get_json(pat, f"/p/{pat.id}.json")
+        status, page = await get_json(pat, player_path(pat.name) + ".json")
         assert page["bot"] is None
         await close_all(guest, pat)
     run(scenario())
@@ -340,7 +340,7 @@ def test_two_bot_clients_play_a_rated_game_and_both_get_ratings(server, testbot,
         state = await page.state(status="over")
         assert state["rated"] and state["result"] == "1-0" and len(state["sans"]) == 7   # Black resigns (or is mated)
         for seat in state["online"]:
-            status, data = await get_json(page, f"/p/{seat['player']}.json")
+            status, data = await get_json(page, player_path(seat['name']) + ".json")
             (rating,) = data["ratings"]
             assert rating["key"] == "two:normal" and rating["games"] == 1 and data["bot"]["online"]
         await page.connect("/ws/lobby")
@@ -369,7 +369,7 @@ def test_the_lobby_page_lists_the_bots_with_a_badge_and_its_challenge_button_sta
                             lambda: driver.current_url)
         driver.find_element("id", "abort").click()
         web_page.wait_until(lambda: script("return document.body.dataset.status") == "aborted", 10, lambda: "no abort")
-        driver.get(server.url + f"/p/{bot_player_id(server)}")
+        driver.get(server.url + player_path("TestBot"))
         web_page.wait_until(lambda: script("return document.body.dataset.ready") == "1", 10, lambda: "no page")
         assert driver.find_element("id", "player-bot").text.startswith("Bot account (xboard-variant-engine")
         assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []

@@ -10,7 +10,7 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import LiveServer, close_all, create, game_between, new_player, play_moves, run, two_players  # noqa: E402
+from live_client import LiveServer, close_all, create, game_between, new_player, play_moves, player_path, run, two_players  # noqa: E402
 
 from xboard_engine.web.community import ratings  # noqa: E402
 from xboard_engine.web.compute.analysis import Analyst  # noqa: E402
@@ -55,7 +55,7 @@ def test_a_rated_game_changes_both_glicko2_ratings_as_the_formula_says(server):
         new_white, new_black = ratings.rate_game(ratings.Glicko(), ratings.Glicko(), 1.0)
         assert state["ratingChanges"]["seats"] == {"0": [1500, round(new_white.rating)],
                                                    "1": [1500, round(new_black.rating)]}
-        status, page = await get_json(bob, f"/p/{alice.id}.json")
+        status, page = await get_json(bob, player_path(alice.name) + ".json")
         assert status == 200
         (mine,) = page["ratings"]
         assert (mine["key"], mine["rating"], mine["games"], mine["provisional"]) == (
@@ -94,7 +94,7 @@ def test_a_rated_game_ended_before_each_side_moved_changes_no_rating(server):
     async def scenario():
         alice, bob, game, state = await rated_game(server, moves=("e2e4",), loser=1)
         assert state["ratingChanges"] == {"unrated": "the game ended before each side moved"}
-        status, page = await get_json(alice, f"/p/{alice.id}.json")
+        status, page = await get_json(alice, player_path(alice.name) + ".json")
         assert page["ratings"] == [] and page["history"] == []
         await close_all(alice, bob)
     run(scenario())
@@ -110,7 +110,7 @@ def test_a_casual_game_changes_no_rating(server):
         await bob.send({"type": "resign"})
         state = await alice.state(status="over")
         assert state["rated"] is False and state["ratingChanges"] is None
-        assert (await get_json(alice, f"/p/{alice.id}.json"))[1]["ratings"] == []
+        assert (await get_json(alice, player_path(alice.name) + ".json"))[1]["ratings"] == []
         await close_all(alice, bob)
     run(scenario())
 
@@ -164,7 +164,7 @@ def test_a_rated_8_player_game_rates_its_people_by_their_final_standing(server):
         # all three resigned with no points: the same place, so OpenSkill moves their means alike
         before = {s: b for s, (b, a) in changes["seats"].items()}
         assert before == {"0": 1500, "1": 1500, "2": 1500}
-        _, page = await get_json(people[0], f"/p/{people[0].id}.json")
+        _, page = await get_json(people[0], player_path(people[0].name) + ".json")
         assert [r["key"] for r in page["ratings"]] == ["eight:singles"] and page["ratings"][0]["games"] == 1
         await close_all(*people)
     run(scenario(), timeout=200)

@@ -13,7 +13,7 @@ from needs import need_module, needs
 need_module("aiohttp")
 need_module("selenium")
 
-from live_client import HUNG_ROOK_MOVES, LiveServer, close_all, finished_hot_seat_game, run  # noqa: E402
+from live_client import HUNG_ROOK_MOVES, LiveServer, close_all, create, finished_hot_seat_game, new_player, player_path, run  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import Profiles, chrome  # noqa: E402
 
@@ -78,9 +78,8 @@ def test_quick_pairing_a_rated_game_its_rating_change_the_player_page_and_the_an
     white.wait(lambda: white.js("return ui.view") == 1, "the first move's position shown from the graph")
     SEEN["game"] = white.d.current_url.replace(server.url, "")
     # the player page: the rating, its history graph; the leaderboard lists neither (provisional)
-    me = white.js("return room.hello.you.id")
-    SEEN["player"] = f"/p/{me}"
-    white.d.get(f"{server.url}/p/{me}")
+    me = white.js("return room.hello.you.name")
+    white.d.get(server.url + player_path(me))
     white.wait(lambda: white.data("ready") == "1", "the player page")
     assert "chess80" in white.text("ratings") and white.js("return !!document.querySelector('svg.rating-graph')")
     white.d.get(f"{server.url}/leaderboard")
@@ -169,8 +168,9 @@ def test_the_lobby_tournament_and_leaderboard_pages_fit_a_phone(server, profiles
     tournament = a.d.current_url
     phone = LivePage(chrome(phone=True), server)
     try:
-        for path in ["/", tournament.replace(server.url, ""), "/leaderboard"] + [SEEN[k] for k in ("game", "player")
-                                                                                 if k in SEEN]:
+        # (Vic's page: the profile's earlier names, Quinn and Tess, are gone with its renames)
+        for path in ["/", tournament.replace(server.url, ""), "/leaderboard", player_path("Vic")] + \
+                [SEEN[k] for k in ("game",) if k in SEEN]:
             if path.startswith("/g/"):
                 phone.open(path)
             else:
@@ -192,5 +192,38 @@ def test_the_lobby_tournament_and_leaderboard_pages_fit_a_phone(server, profiles
         box = phone.js("const r = document.querySelector('#quick-buttons button').getBoundingClientRect();"
                        "return [r.width, r.height]")
         assert box[0] >= 44 and box[1] >= 44, f"a quick-pairing button is too small for a finger: {box}"
+    finally:
+        phone.d.quit()
+
+
+def test_issue_52_D10_on_a_phone_the_lobbys_words_do_not_break_and_the_board_keeps_off_the_edges(server):
+    """On a phone "normal" broke as "norma/l" (and "fullcavalry", "chess80") in the lobby's tables,
+    and the board touched the screen's right edge."""
+    async def challenges():
+        made = []
+        for variant, name in (("fullcavalry", "Abcdefghijklmnopqrstuv"), ("chess80", "Somebody Longname"),
+                              ("normal", "Somebody Longname")):
+            person = await new_player(server, name)
+            made.append((await create(person, kind="two", variant=variant, tc="300+3",
+                                      seats=[{"kind": "me"}, {"kind": "open"}]))["gameId"])
+            await close_all(person)
+        return made
+    made = run(challenges())
+    phone = LivePage(chrome(phone=True), server)
+    try:
+        phone.lobby("Pocket")
+        phone.wait(lambda: phone.js("return document.querySelectorAll('#challenges tbody tr').length") >= 3,
+                   "the challenges listed")
+        lines = phone.js("""return [...document.querySelectorAll('#challenges tbody tr')].map(tr => {
+            const range = document.createRange(); range.selectNodeContents(tr.cells[0]);
+            return [tr.cells[0].textContent, new Set([...range.getClientRects()].map(r => Math.round(r.top))).size]; })""")
+        assert {"fullcavalry", "chess80", "normal"} <= {text for text, _ in lines}
+        assert all(count == 1 for _, count in lines), f"a variant's name broken over lines: {lines}"
+        width = phone.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"the lobby is wider than the phone: {width}"
+        phone.open(f"/g/{made[-1]}")
+        left, right = phone.js("const r = document.getElementById('board').getBoundingClientRect(); "
+                               "return [r.left, window.innerWidth - r.right]")
+        assert left >= 8 and right >= 8, f"the board is {left} px and {right} px from the screen's edges"
     finally:
         phone.d.quit()

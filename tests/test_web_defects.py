@@ -9,7 +9,7 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import Client, LiveServer, close_all, create, new_player, run, two_players  # noqa: E402
+from live_client import Client, LiveServer, close_all, create, new_player, player_path, run, two_players  # noqa: E402
 
 from xboard_engine.web.store.records import StoredSeat  # noqa: E402
 
@@ -491,7 +491,7 @@ def test_D8_a_game_address_too_big_for_a_number_is_a_not_found_page(server):
     async def scenario():
         client = Client(server)
         for path in ("/g/99999999999999999999999", "/g/99999999999999999999999.pgn", "/g/nosuchgame1",
-                     "/p/99999999999", "/nothing/here", "/g/"):
+                     "/p/1.json", "/@/nobody%20at%20all", "/nothing/here", "/g/"):
             async with client.session.get(server.url + path) as response:
                 assert response.status == 404 and "Not found" in await response.text()
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -500,6 +500,23 @@ def test_D8_a_game_address_too_big_for_a_number_is_a_not_found_page(server):
         await client.connect("/ws/lobby")                       # the server goes on
         await client.wait_for("lobby")
         await client.close()
+    run(scenario())
+
+
+# ---------------------------------------------------------------- issue 52, D10
+def test_issue_52_D10_a_players_page_is_at_their_name_and_the_database_numbers_are_no_address(server):
+    """/p/1.json, /p/2.json ... gave every player in under a second; a page is now /@/NAME."""
+    async def scenario():
+        alice = await new_player(server, "Alice")
+        stranger = Client(server)
+        for number in range(1, alice.id + 2):
+            async with stranger.session.get(f"{server.url}/p/{number}.json") as response:
+                assert response.status == 404
+        async with stranger.session.get(server.url + player_path(alice.name.upper()) + ".json") as response:
+            assert response.status == 200 and (await response.json())["name"] == alice.name   # as the fold reads it
+        async with stranger.session.get(server.url + player_path(alice.name)) as response:
+            assert response.status == 200 and "player.js" in await response.text()
+        await close_all(alice, stranger)
     run(scenario())
 
 
@@ -523,7 +540,7 @@ def test_D9_games_not_listed_have_unguessable_addresses(server):
                 continue
             async with stranger.session.get(f"{server.url}/g/{guess}.pgn") as response:
                 assert response.status == 404
-        async with stranger.session.get(f"{server.url}/p/{alice.id}.json") as response:
+        async with stranger.session.get(server.url + player_path(alice.name) + ".json") as response:
             page = await response.json()
         assert not {g["gameId"] for g in page["playing"] + page["finished"]} & set(slugs)
         await close_all(alice, stranger, lobby_seen)

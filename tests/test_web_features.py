@@ -16,7 +16,7 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import (ROOT, Client, LiveServer, close_all, create, host_one_round_against_bots,  # noqa: E402
+from live_client import (player_path, ROOT, Client, LiveServer, close_all, create, host_one_round_against_bots,  # noqa: E402
                          new_player, run, two_players)
 
 from xboard_engine import Position  # noqa: E402
@@ -174,17 +174,17 @@ def test_a_players_page_lists_their_games_and_results_per_variant(server):
         await play(alice, bob, "e2e4", 1)
         await bob.send({"type": "resign"})
         await alice.state(status="over")
-        async with bob.session.get(f"{server.url}/p/{alice.id}") as response:
+        async with bob.session.get(server.url + player_path(alice.name)) as response:
             assert response.status == 200 and "player.js" in await response.text()
-        async with bob.session.get(f"{server.url}/p/{alice.id}.json") as response:
+        async with bob.session.get(server.url + player_path(alice.name) + ".json") as response:
             page = await response.json()
         assert page["name"] == alice.name and not page["you"]
         assert page["results"]["fullcavalry"] == {"won": 1, "drawn": 0, "lost": 0, "played": 1}
         assert all(g["gameId"] != game for g in page["finished"])        # invite-only: not shown to others
-        async with alice.session.get(f"{server.url}/p/{alice.id}.json") as response:
+        async with alice.session.get(server.url + player_path(alice.name) + ".json") as response:
             own = await response.json()
         assert own["you"] and any(g["gameId"] == game and g["result"] == "1-0" for g in own["finished"])
-        async with bob.session.get(f"{server.url}/p/999999.json") as response:
+        async with bob.session.get(server.url + player_path("Nobody Such") + ".json") as response:
             assert response.status == 404
         await close_all(alice, bob)
     run(scenario())
@@ -338,7 +338,7 @@ def test_the_old_boards_files_are_read_once_and_left_as_they_were(tmp_path):
             await me.connect(f"/ws/g/{mine['8 Player Chess']['gameId']}")
             state = await me.state()
             assert state["moves"][0][3] == "h3" and state["online"][0]["player"] == me.id
-            async with me.session.get(f"{s.url}/p/{me.id}.json") as response:
+            async with me.session.get(s.url + player_path(me.name) + ".json") as response:
                 page = await response.json()
             assert page["results"]["chess80"]["lost"] == 1 and len(page["finished"]) == 2
             await me.close()

@@ -12,7 +12,7 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import ROOT, Client, LiveServer, close_all, create, new_player, run, unique  # noqa: E402
+from live_client import ROOT, Client, LiveServer, close_all, create, new_player, player_path, run, unique  # noqa: E402
 from test_web_accounts import PASSWORD, account, address, close_code, post  # noqa: E402
 
 
@@ -151,7 +151,7 @@ def test_a_closed_accounts_pages_close_its_cookie_is_refused_and_reopening_lets_
         assert (await account(banned))["signedIn"] is False
         status, answer = await post(Client(server, address=address()), "signin", username=banned.name, password=PASSWORD)
         assert status == 400 and answer["error"] == "this account is closed: repeated abuse"
-        async with banned.session.get(f"{server.url}/p/{banned.id}.json") as r:
+        async with banned.session.get(server.url + player_path(banned.name) + ".json") as r:
             assert (await r.json())["closed"] == "repeated abuse"
         assert (await http(mod, "/mod/action", player=banned.id, action="reopen", reason="appeal granted"))[0] == 200
         assert (await post(banned, "signin", username=banned.name, password=PASSWORD))[0] == 200
@@ -164,13 +164,13 @@ def test_the_engine_mark_hides_ratings_and_a_forced_rename_changes_the_username(
         mod = await member(server, "moderator")
         cheat = await member(server)
         assert (await http(mod, "/mod/action", player=cheat.id, action="engine", reason="engine moves"))[0] == 200
-        async with cheat.session.get(f"{server.url}/p/{cheat.id}.json") as r:
+        async with cheat.session.get(server.url + player_path(cheat.name) + ".json") as r:
             page = await r.json()
         assert page["marked"] is True and page["ratings"] == [] and page["history"] == []
         new = unique("Renamed").replace(" ", "")
         assert (await http(mod, "/mod/action", player=cheat.id, action="rename", name=new, reason="offensive"))[0] == 200
         assert (await post(Client(server, address=address()), "signin", username=new, password=PASSWORD))[0] == 200
-        async with mod.session.get(f"{server.url}/p/{mod.id}.json") as r:
+        async with mod.session.get(server.url + player_path(mod.name) + ".json") as r:
             assert (await r.json())["roles"] == ["moderator"]                  # moderators are marked
         await close_all(mod, cheat)
     run(scenario())

@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from ..community import names
 from ..rooms import dispatch, wire
 from ..rooms.hall import Hall
 from ..rooms.room import Room, Viewer
@@ -166,13 +167,19 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         await hall.people.identify(viewer)
         return viewer.player_id
 
+    async def named(request: web.Request) -> Optional[int]:
+        """The player whose name (or one the server reads as the same) is in the address."""
+        name = request.match_info["name"]
+        return await hall.store.name_owner(names.fold(name)) if 0 < len(name) <= 100 else None
+
     async def player_html(request: web.Request) -> web.Response:
-        if await hall.store.player(int(request.match_info["id"])) is None:
+        if await named(request) is None:
             return not_found("There is no such player.")
         return page("player.html")
 
     async def player_data(request: web.Request) -> web.Response:
-        data = await hall.lobby.player_page(int(request.match_info["id"]), await viewer_id(request))
+        player = await named(request)
+        data = None if player is None else await hall.lobby.player_page(player, await viewer_id(request))
         if data is None:
             return web.json_response({"error": "no such player"}, status=404)
         return web.json_response(data, dumps=wire.dumps)
@@ -327,8 +334,10 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
     app.router.add_get(f"/g/{SLUG}", game_page)
     app.router.add_get(f"/g/{SLUG}.pgn", record)
     app.router.add_get(f"/g/{SLUG}.txt", record)
-    app.router.add_get("/p/{id:[0-9]{1,12}}", player_html)
-    app.router.add_get("/p/{id:[0-9]{1,12}}.json", player_data)
+    # A player's public address is their name (/@/NAME, as lichess): the database's numbers are not
+    # addresses, so nobody walks /p/1, /p/2, ... through every player.
+    app.router.add_get("/@/{name:[^/]+}.json", player_data)
+    app.router.add_get("/@/{name:[^/]+}", player_html)
     app.router.add_get(f"/t/{SLUG}", tournament_html)
     app.router.add_get(f"/ws/t/{SLUG}", tournament_socket)
     app.router.add_get("/leaderboard", leaders_html)

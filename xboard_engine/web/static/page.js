@@ -114,7 +114,7 @@ function botBadge() {
 function playerLink(name, player) {
   if (player === null || player === undefined) { const span = document.createElement("span"); span.textContent = name; return span; }
   const a = document.createElement("a");
-  a.href = `/p/${player}`;
+  a.href = `/@/${encodeURIComponent(name)}`;
   a.className = "player-link";
   a.textContent = name;
   return a;

@@ -1,4 +1,4 @@
-// A player's page (/p/ID): their name, ratings (with a graph of each pool's history), results per variant (8 Player Chess per mode), the games
+// A player's page (/@/NAME): their name, ratings (with a graph of each pool's history), results per variant (8 Player Chess per mode), the games
 // they play now and their finished games, each with its page and its PGN or record.  Games not
 // open to everyone are listed only to the player themselves.
 "use strict";
@@ -109,8 +109,7 @@ function showStanding(data) {
 }
 
 async function load() {
-  const id = location.pathname.split("/").pop();
-  const response = await fetch(`/p/${id}.json`);
+  const response = await fetch(`${location.pathname}.json`);
   if (!response.ok) { $("player-message").textContent = "There is no such player."; return; }
   const data = await response.json();
   document.title = `${data.name} — xboard-engine`;
