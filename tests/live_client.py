@@ -63,6 +63,10 @@ class LiveServer:
         # the default, where rated games need accounts.
         if not self.local and not any(a.startswith("--rated-needs-account") for a in self.args):
             database += ["--rated-needs-account", "off"]
+        # Likewise the bot tests' bots are named players that say "bot"; test_web_accounts.py's bot
+        # accounts are made by their owners, as the default (--bots-need-owners on) wants.
+        if not self.local and not any(a.startswith("--bots-need-owners") for a in self.args):
+            database += ["--bots-need-owners", "off"]
         self.said: List[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "xboard_engine"] + command + ["--data-dir", self.data_dir,

@@ -1,10 +1,13 @@
-"""The accounts' part of the store (schema 5), on both databases: an account, its sessions, a
-reset link used once, two-factor codes, roles; and the upgrade that made "I", "i" and "l" one in
-the names' look-alike keys."""
+"""The accounts' part of the store (schemas 5 and 6), on both databases: an account, its sessions, a
+reset link used once, two-factor codes, roles, the bot accounts it owns; and the upgrade that made
+"I", "i" and "l" one in the names' look-alike keys."""
 import time
+
+import pytest
 
 import test_store_contract
 from xboard_engine.web.community.names import fold
+from xboard_engine.web.store.records import NameTaken
 
 backend = test_store_contract.backend          # the fixture: each database
 
@@ -30,6 +33,24 @@ def test_an_account_is_reached_by_its_sessions_only_and_its_guest_cookie_no_more
         assert store.set_password(guest, "scrypt$new", keep="session-3") == ["session-1"]
         assert store.account(guest)["password"] == "scrypt$new"
         assert store.end_sessions(guest) == ["session-3"] and store.sessions_of(guest) == []
+    finally:
+        store.close()
+
+
+def test_an_accounts_bot_accounts_are_listed_and_a_new_token_replaces_the_old_one(backend):
+    store = backend.open()
+    try:
+        owner = store.add_player("owner-cookie", "Olga", fold("Olga"))
+        bots = [store.add_owned_bot(f"bot-{n}", f"Olga Bot {n}", fold(f"Olga Bot {n}"), owner) for n in (1, 2)]
+        with pytest.raises(NameTaken):
+            store.add_owned_bot("bot-3", "OLGA BOT 1", fold("OLGA BOT 1"), owner)
+        assert store.player_by_token("bot-3") is None                # nothing of it was written
+        assert [(b["id"], b["name"]) for b in store.owned_bots(owner)] == [(bots[0], "Olga Bot 1"), (bots[1], "Olga Bot 2")]
+        assert store.bot_owner(bots[0]) == owner and store.bot_owner(owner) is None and store.owned_bots(bots[0]) == []
+        assert store.player_by_token("bot-1") == {"id": bots[0], "name": "Olga Bot 1", "account": False}
+        assert store.set_player_token(bots[0], "bot-1-new") == "bot-1"
+        assert store.player_by_token("bot-1") is None
+        assert store.player_by_token("bot-1-new")["id"] == bots[0]
     finally:
         store.close()
 
@@ -76,14 +97,15 @@ def test_a_schema_4_database_gets_the_account_tables_and_keys_that_join_i_and_l(
     second = store.add_player("t2", "ALICE", "allce")
     third = store.add_player("t3", "ivan", "ivan")
     store._write([("DROP TABLE accounts", ()), ("DROP TABLE sessions", ()), ("DROP TABLE resets", ()),
-                  ("UPDATE meta SET value='4' WHERE key='schema'", ())])
+                  ("DROP TABLE bot_owners", ()), ("UPDATE meta SET value='4' WHERE key='schema'", ())])
     store.close()
     again = backend.open()
     try:
-        assert again.meta("schema") == "5"
+        assert again.meta("schema") == "6"
         assert again.player_names([first, second, third]) == {first: "Alice", second: "ALICE", third: "ivan"}
         assert again.name_owner(fold("alice")) == first and again.name_owner(fold("Ivan")) == third
         assert again._read("SELECT name_key FROM players WHERE id=?", (second,)) == [(f"{fold('ALICE')}#{second}",)]
         assert again.account(first) is None and again.sessions_of(first) == []
+        assert again.owned_bots(first) == [] and again.bot_owner(first) is None      # schema 6's table
     finally:
         again.close()

@@ -433,7 +433,7 @@ def test_meta_values(store):
 
 
 def test_a_new_store_has_the_current_schema_version(store):
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6
     assert store.meta("schema") == str(SCHEMA_VERSION)
 
 

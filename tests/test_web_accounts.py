@@ -2,7 +2,8 @@
 signs up keeping its games, ratings and name; one account on two browsers is one person; sessions
 are listed and ended (their pages closed at once); passwords change; two-factor codes; the
 administrator's reset link works once; guessing is refused past the limits; rated games need an
-account.  The server runs with its defaults (``--rated-needs-account on``), behind a trusted proxy
+account; bot accounts belong to an account, which makes them and replaces their tokens.  The server
+runs with its defaults (``--rated-needs-account on``, ``--bots-need-owners on``), behind a trusted proxy
 so that each test's browsers come from addresses of their own."""
 import asyncio
 import itertools
@@ -15,7 +16,8 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import ROOT, Client, LiveServer, close_all, create, new_player, run, unique  # noqa: E402
+from live_client import ROOT, Client, LiveServer, close_all, create, new_player, player_path, run, unique  # noqa: E402
+from yarl import URL  # noqa: E402
 
 from xboard_engine.web.community import passwords  # noqa: E402
 from xboard_engine.web.rooms.accounts import SIGN_IN_PER_ADDRESS, SIGN_IN_PER_NAME, WRONG  # noqa: E402
@@ -26,7 +28,7 @@ _addresses = itertools.count(1)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = LiveServer(tmp_path_factory.mktemp("accounts"), "--rated-needs-account", "on",
+    s = LiveServer(tmp_path_factory.mktemp("accounts"), "--rated-needs-account", "on", "--bots-need-owners", "on",
                    "--trusted-proxy", "127.0.0.1")
     yield s
     s.stop()
@@ -286,4 +288,88 @@ def test_account_requests_from_another_sites_page_or_not_json_are_refused(server
                                        headers={"Origin": server.url}) as response:
             assert response.status == 413
         await client.close()
+    run(scenario())
+
+
+async def as_token(server, token: str) -> Client:
+    """A program holding a bot account's token as its cookie (``xboard-engine bot --token-file``)."""
+    client = Client(server, address=address())
+    client.session.cookie_jar.update_cookies({"xbe_player": token}, URL(server.url))
+    return client
+
+
+async def bot_ready(client: Client):
+    """The lobby's ``hello`` ``you``, then the answer to a ``bot`` message (its type and text)."""
+    you = await lobby_you(client)
+    await client.send({"type": "bot", "variants": ["normal"], "engine": "Test engine 1.0"})
+    while True:
+        reply = await client.receive(10.0)
+        if reply.get("type") in ("botReady", "error"):
+            return you, reply
+
+
+def test_issue_52_a_bot_account_belongs_to_an_account_which_makes_it_and_replaces_its_token(server):
+    async def scenario():
+        loner = await new_player(server, "Loner")                    # a named guest may not become one
+        await loner.send({"type": "bot", "variants": ["normal"]})
+        assert "a bot account is made by its owner" in (await loner.wait_for("error"))["message"]
+        owner = await signed_up(server)
+        status, made = await post(owner, "bots", name=unique("Owned Bot"))
+        assert status == 200, made
+        bot_name, bot_id, token = made["bot"]["name"], made["bot"]["id"], made["token"]
+        status, again = await post(owner, "bots", name=bot_name.upper())
+        assert status == 400 and "is taken" in again["error"]
+        engine = await as_token(server, token)
+        you, ready = await bot_ready(engine)
+        assert you["name"] == bot_name and ready["type"] == "botReady", ready
+        listed = (await account(owner))["bots"]
+        assert [(b["id"], b["name"], b["online"]) for b in listed] == [(bot_id, bot_name, True)]
+        async with owner.session.get(server.url + player_path(bot_name) + ".json") as response:
+            page = await response.json()
+        assert page["bot"]["owner"] == owner.name and page["bot"]["engine"] == "Test engine 1.0"
+        # someone else, and a guest, may not touch its token
+        stranger, guest = await signed_up(server), await browser(server)
+        assert (await post(stranger, "bots/token", bot=bot_id)) == (400, {"error": "bot: not one of your bot accounts"})
+        assert (await post(guest, "bots/token", bot=bot_id))[1]["error"] == "you are not signed in"
+        assert (await post(guest, "bots", name=unique("Guest Bot")))[1]["error"] == "you are not signed in"
+        # a new token: the old one's socket closes now, and the old token is nobody
+        status, fresh = await post(owner, "bots/token", bot=bot_id)
+        assert status == 200 and fresh["token"] != token
+        assert await close_code(engine) == 4002
+        old = await as_token(server, token)
+        assert await lobby_you(old) is None
+        renewed = await as_token(server, fresh["token"])
+        you, ready = await bot_ready(renewed)
+        assert you["id"] == bot_id and ready["type"] == "botReady"
+        await close_all(loner, owner, engine, stranger, guest, old, renewed)
+    run(scenario())
+
+
+def test_issue_52_xboard_engine_bot_plays_as_an_owned_bot_account_with_the_token_its_owner_was_given(server, tmp_path):
+    async def scenario():
+        owner = await signed_up(server)
+        status, answer = await post(owner, "bots", name=unique("Client Bot"))
+        assert status == 200, answer
+        token_file = tmp_path / "bot.token"
+        token_file.write_text(answer["token"] + "\n")
+        engine = f"{sys.executable} {ROOT}/tests/fake_engines/resign.py 3"
+        proc = subprocess.Popen([sys.executable, "-m", "xboard_engine", "bot", "--server", server.url, "--engine",
+                                 engine, "--name", answer["bot"]["name"], "--token-file", str(token_file),
+                                 "--variants", "normal"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        try:
+            lines = []
+            while len(lines) < 40 and not any("online at" in line for line in lines):
+                line = await asyncio.get_event_loop().run_in_executor(None, proc.stdout.readline)
+                if not line:
+                    break
+                lines.append(line)
+            assert any("online at" in line for line in lines), lines
+            bots = (await account(owner))["bots"]
+            assert [(b["name"], b["online"]) for b in bots] == [(answer["bot"]["name"], True)]
+            assert token_file.read_text().strip() == answer["token"]          # the client kept the token given
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            await owner.close()
     run(scenario())

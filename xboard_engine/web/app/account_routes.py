@@ -93,6 +93,12 @@ def add_account_routes(app: web.Application, hall: Hall, gate: Any, page: Callab
             return {}
         raise Refused("step: begin, confirm or off")
 
+    async def make_bot(request: web.Request, data: Dict[str, Any]) -> Any:
+        return await accounts.make_bot(gate.token(request), data.get("name"))
+
+    async def new_bot_token(request: web.Request, data: Dict[str, Any]) -> Any:
+        return await accounts.new_bot_token(gate.token(request), data.get("bot"))
+
     async def report(request: web.Request, data: Dict[str, Any]) -> Any:
         return {"report": await hall.moderation.report(gate.token(request), data)}
 
@@ -128,6 +134,8 @@ def add_account_routes(app: web.Application, hall: Hall, gate: Any, page: Callab
     app.router.add_get("/mod", moderators_page)
     app.router.add_get("/mod.json", moderators_data)
     app.router.add_post("/report", handler(report))
+    app.router.add_post("/account/bots", handler(make_bot))
+    app.router.add_post("/account/bots/token", handler(new_bot_token))
     app.router.add_post("/block", handler(block))
     app.router.add_post("/mod/action", handler(moderate))
     for path, work in (("signup", sign_up), ("signin", sign_in), ("signout", sign_out),

@@ -113,6 +113,10 @@ def _parser(local: bool) -> argparse.ArgumentParser:
         parser.add_argument("--rated-needs-account", choices=("on", "off"), default="on",
                             help="whether rated games, rated seeks and rated tournaments are for accounts only "
                                  "(guests always play casual games; default %(default)s)")
+        parser.add_argument("--bots-need-owners", choices=("on", "off"), default="on",
+                            help="whether a bot account must be made by an account, its owner, on the account "
+                                 "page (which gives its token); off: any named player may become one "
+                                 "(default %(default)s)")
         parser.add_argument("--name-scripts", default="latin", metavar="SCRIPTS",
                             help="the scripts names may be written in, comma-separated as Unicode names them "
                                  "(latin, cyrillic, greek, cjk, arabic, ...), or any (default %(default)s: other "
@@ -304,6 +308,7 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
                         max_bot_games_each=max(1, args.max_bot_games_each),
                         idle_bot_game=60.0 * max(0.0, args.idle_bot_minutes),
                         rated_needs_account=args.rated_needs_account == "on",
+                        bots_need_owners=args.bots_need_owners == "on",
                         name_scripts=_scripts(args.name_scripts))
         proxies = set(args.trusted_proxy or (["127.0.0.1", "::1"] if public_url else []))
         gate = Gate(hosts, origins, secure, args.max_connections, proxies)

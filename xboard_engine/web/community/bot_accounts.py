@@ -174,6 +174,9 @@ class BotAccounts:
             raise Refused("choose a name first (a name message): a bot account is known by its name")
         registry: Registry = self.registry
         pid = player["id"]
+        if self.hall.policy.bots_need_owners and await self.hall.store.bot_owner(pid) is None:
+            raise Refused("a bot account is made by its owner: sign in, then Account, Bot accounts, which gives "
+                          "the token for xboard-engine bot --token-file")
         if not registry.is_bot(pid):
             if await self.hall.store.games_of(pid, limit=1):
                 raise Refused("this player has played as a person: a bot account needs a player of its own "
@@ -432,7 +435,10 @@ class BotAccounts:
         if found is None:
             return None
         info, since = found
-        return dict(info, since=since, online=player_id in self.registry.online)
+        owner = await self.hall.store.bot_owner(player_id)
+        owner_player = await self.hall.store.player(owner) if owner is not None else None
+        return dict(info, since=since, online=player_id in self.registry.online,
+                    owner=owner_player and owner_player["name"])
 
     def mark_seats(self, seats: List[Dict[str, Any]]) -> None:
         """Seats of a game list held by bot accounts get ``botAccount: true`` (the pages' badge)."""

@@ -1,6 +1,7 @@
 """Accounts: signing up (a guest keeps its games, ratings and name), signing in on any browser,
 sessions (listed, ended one by one or everywhere), password changes, two-factor codes and the
-administrator's one-hour reset links.
+administrator's one-hour reset links; the bot accounts an account owns (made on its page, each with a
+token for ``xboard-engine bot``, which its owner may replace: the old one stops at once).
 
 A browser is its cookie's token.  A guest's token names its player directly; an account is
 reached through sessions only: signing up or in gives the browser a new token (a token someone
@@ -20,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from ..community import names, passwords
+from ..community.bot_accounts import check_rules
 from ..games.tables import Refused
 from ..store.records import NameTaken
 from .room import token_hash
@@ -34,6 +36,7 @@ HASH_QUEUE = 32                            # hashes waiting before a new request
 RESET_SECONDS = 3600
 TWO_FACTOR_PENDING = 600                   # seconds to confirm a new authenticator
 WRONG = "wrong username or password"
+MAX_OWNED_BOTS = 5                         # bot accounts one account may own
 
 
 class Limited(Refused):
@@ -219,7 +222,44 @@ class Accounts:
                             "twoFactor": bool(account["totp"]), "roles": account["roles"]},
                 "sessions": [{"id": s["token_hash"][:16], "device": s["device"], "seen": s["seen"],
                               "created": s["created"], "address": s["address"], "current": s["token_hash"] == mine}
-                             for s in await self.hall.store.sessions_of(player["id"])]}
+                             for s in await self.hall.store.sessions_of(player["id"])],
+                "bots": [dict(b, online=b["id"] in self.hall.bot_accounts.registry.online)
+                         for b in await self.hall.store.owned_bots(player["id"])]}
+
+    # ----------------------------------------------------------------- bot accounts an account owns
+    async def make_bot(self, token: Optional[str], name: Any) -> Dict[str, Any]:
+        """A new bot account owned by the signed-in account: its player and its token (shown once;
+        ``xboard-engine bot --token-file`` reads it)."""
+        player, _ = await self._need_account(token)
+        registry = self.hall.bot_accounts.registry
+        if registry.is_bot(player["id"]):
+            raise Refused("a bot account cannot own bot accounts")
+        if len(await self.hall.store.owned_bots(player["id"])) >= MAX_OWNED_BOTS:
+            raise Refused(f"you own {MAX_OWNED_BOTS} bot accounts, the most one account may")
+        try:
+            name = names.check_name(name, self.hall.engines, self.hall.policy.name_scripts)
+        except names.BadName as error:
+            raise Refused(str(error)) from None
+        secret = secrets.token_urlsafe(24)
+        try:
+            bot = await self.hall.store.add_owned_bot(token_hash(secret), name, names.fold(name), player["id"])
+        except NameTaken:
+            raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
+        await self.hall.store.set_bot_account(bot, check_rules({}))    # a bot from the start, its rules when it comes
+        registry.add(bot)
+        return {"bot": {"id": bot, "name": name}, "token": secret}
+
+    async def new_bot_token(self, token: Optional[str], bot: Any) -> Dict[str, Any]:
+        """A new token for one of the account's bot accounts: the old one stops now (its pages close,
+        here and on every process)."""
+        player, _ = await self._need_account(token)
+        if isinstance(bot, bool) or not isinstance(bot, int) or await self.hall.store.bot_owner(bot) != player["id"]:
+            raise Refused("bot: not one of your bot accounts")
+        secret = secrets.token_urlsafe(24)
+        old = await self.hall.store.set_player_token(bot, token_hash(secret))
+        if old:
+            await self.close_pages([old], "the owner gave this bot account a new token")
+        return {"bot": {"id": bot}, "token": secret}
 
     async def end_session(self, token: Optional[str], session: Any) -> None:
         player, _ = await self._need_account(token)

@@ -40,6 +40,7 @@ class Policy(NamedTuple):
     max_bot_games_each: int = 2         # games with bots a person plays at once
     max_games_each: int = 20            # unfinished games a person has at once
     rated_needs_account: bool = True    # rated games (and seeks, rated tournaments) are for accounts only
+    bots_need_owners: bool = True       # a bot account is made by an account (its owner) on the account page
     name_scripts: Optional[Tuple[str, ...]] = ("LATIN",)     # the scripts names may be written in (None: any)
     idle_bot_game: float = 600.0        # seconds a person to move may sit in a game with bots and no
     #                                     clock running before it ends (it holds a bot place; 0: never)
@@ -47,7 +48,8 @@ class Policy(NamedTuple):
 
 
 LOCAL = Policy(first_move=0.0, challenge_minutes=0.0, max_challenges=1000, max_bot_games_each=1000,
-               max_games_each=1000, idle_bot_game=0.0, rated_needs_account=False, name_scripts=None, local=True)
+               max_games_each=1000, idle_bot_game=0.0, rated_needs_account=False, bots_need_owners=False, name_scripts=None,
+               local=True)
 
 
 class HallServices(Protocol):

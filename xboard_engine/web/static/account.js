@@ -61,6 +61,7 @@ async function showAccount() {
     }
     return [s.device, s.address, seen(s.seen), cell];
   }), 4, "No sessions");
+  showBots(data.bots || []);
   const on = data.account.twoFactor;
   $("two-factor-state").textContent = on
     ? "On: signing in asks for the code of your authenticator app (or a recovery code)."
@@ -69,7 +70,40 @@ async function showAccount() {
   $("two-factor-off").hidden = !on;
 }
 
+function showToken(name, answer) {
+  $("bot-token-box").hidden = false;
+  $("bot-token-name").textContent = name;
+  $("bot-token").textContent = answer.token;
+  const file = `${name.replace(/[^A-Za-z0-9_-]+/g, "-")}.token`;
+  $("bot-command").textContent = `echo ${answer.token} > ${file}\nxboard-engine bot --server ${location.origin} ` +
+    `--name "${name}" --token-file ${file} --engine ENGINE`;
+}
+
+function showBots(bots) {
+  tableRows("bot-list", bots.map((b) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "New token";
+    button.dataset.bot = b.id;
+    button.onclick = async () => {
+      if (!confirm(`Replace ${b.name}'s token? The old one stops working now.`)) return;
+      const answer = await post("bots/token", { bot: b.id });
+      if (say("account-message", answer, `${b.name} has a new token: the old one no longer works.`)) showToken(b.name, answer);
+    };
+    return [playerLink(b.name, b.id), b.online ? "yes" : "no", new Date(b.made * 1000).toLocaleDateString(), button];
+  }), 4, "No bot accounts");
+}
+
 function setupAccountPage() {
+  $("bot-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const answer = await post("bots", { name: $("bot-name").value });
+    if (say("account-message", answer, `${answer.bot ? answer.bot.name : ""} is your bot account.`)) {
+      showToken(answer.bot.name, answer);
+      $("bot-name").value = "";
+      showAccount();
+    }
+  };
   $("signup-form").onsubmit = async (event) => {
     event.preventDefault();
     const answer = await post("signup", { username: $("signup-name").value, password: $("signup-password").value });

@@ -25,6 +25,7 @@ function showBot(bot) {
   line.textContent = `Bot account (${bot.engine || "engine"}) · plays ${bot.variants.join(", ")}; clocks of ` +
     `${clock(bot.minTc)} to ${clock(bot.maxTc)} (base + 40 increments); ` +
     `${bot.rated === "both" ? "rated or casual" : bot.rated} · ${bot.online ? "online now" : "offline"}`;
+  if (bot.owner) line.append(" · owned by ", playerLink(bot.owner, true));
   $("player-name").after(line);
   document.body.dataset.bot = "1";
 }

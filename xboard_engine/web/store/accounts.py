@@ -1,7 +1,8 @@
-"""The accounts' part of the SQL both databases speak (schema 5; the moderators' part: moderation.py): an account is a player with a
+"""The accounts' part of the SQL both databases speak (schema 6; the moderators' part: moderation.py): an account is a player with a
 password (``accounts``); a signed-in browser is a session (``sessions``: the hash of its cookie's
 token, so a stolen database gives no cookie); an administrator's password-reset link is a
-``resets`` row, used once.  ``SqlStore`` inherits these methods."""
+``resets`` row, used once; a bot account an account made is its ``bot_owners`` row (schema 6).
+``SqlStore`` inherits these methods."""
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -14,8 +15,11 @@ CREATE TABLE IF NOT EXISTS sessions (token_hash TEXT NOT NULL PRIMARY KEY, playe
 CREATE INDEX IF NOT EXISTS sessions_by_player ON sessions (player_id);
 CREATE TABLE IF NOT EXISTS resets (token_hash TEXT NOT NULL PRIMARY KEY, player_id INTEGER NOT NULL,
     expires REAL NOT NULL, used REAL);
+CREATE TABLE IF NOT EXISTS bot_owners (player_id INTEGER NOT NULL PRIMARY KEY, owner INTEGER NOT NULL,
+    made REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS bot_owners_by_owner ON bot_owners (owner);
 """
-ACCOUNT_TABLES = ["accounts", "sessions", "resets"]
+ACCOUNT_TABLES = ["accounts", "sessions", "resets", "bot_owners"]
 _ACCOUNT_COLUMNS = "a.player_id, a.username, a.password, a.created, a.closed, a.totp, a.recovery, a.roles, p.name"
 
 
@@ -148,4 +152,34 @@ class AccountRows:
             ended = [h for (h,) in self._read("SELECT token_hash FROM sessions WHERE player_id=?", (player_id,))]
             self._run("DELETE FROM sessions WHERE player_id=?", (player_id,))
             return player_id, ended
+        return self._transaction(work)
+
+    # ----------------------------------------------------------------- bot accounts' owners
+    def add_owned_bot(self, token_hash: str, name: str, key: str, owner: int) -> int:
+        """A new player for a bot account ``owner`` made, in one commit with its owner's row; its id
+        (``NameTaken`` if the name is)."""
+        def work() -> int:
+            now = time.time()
+            player_id = self._insert("INSERT INTO players (token_hash, name, created, name_key) VALUES (?, ?, ?, ?)",
+                                     (token_hash, name, now, key))
+            self._run("INSERT INTO bot_owners VALUES (?, ?, ?)", (player_id, owner, now))
+            return player_id
+        return self._transaction(work)
+
+    def owned_bots(self, owner: int) -> List[Dict[str, Any]]:
+        """The bot accounts ``owner`` made, oldest first."""
+        rows = self._rows("SELECT o.player_id, p.name, o.made FROM bot_owners o JOIN players p ON p.id = o.player_id "
+                          "WHERE o.owner=? ORDER BY o.made, o.player_id", (owner,))
+        return [{"id": r[0], "name": r[1], "made": r[2]} for r in rows]
+
+    def bot_owner(self, player_id: int) -> Optional[int]:
+        rows = self._rows("SELECT owner FROM bot_owners WHERE player_id=?", (player_id,))
+        return rows[0][0] if rows else None
+
+    def set_player_token(self, player_id: int, token_hash: str) -> Optional[str]:
+        """The player's cookie token replaced (a bot account's new token): the old one's hash."""
+        def work() -> Optional[str]:
+            rows = self._read("SELECT token_hash FROM players WHERE id=?", (player_id,))
+            self._run("UPDATE players SET token_hash=? WHERE id=?", (token_hash, player_id))
+            return rows[0][0] if rows else None
         return self._transaction(work)

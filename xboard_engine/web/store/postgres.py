@@ -68,7 +68,8 @@ class PostgresStore(SqlStore):
     def _upgrades(self) -> Dict[int, Callable[[], None]]:
         """Steps to the current schema from older ones (``SqlStore._open_schema``)."""
         return {4: lambda: self._run("ALTER TABLE games ADD COLUMN IF NOT EXISTS host BIGINT"),
-                5: lambda: self._refold_names(self._fold)}        # (and the account tables, made above)
+                5: lambda: self._refold_names(self._fold)}        # (and the account tables, made above;
+        #                                                           5 -> 6: the bot_owners table, made above)
 
     def _write(self, statements: List[tuple], game: Optional[int] = None) -> None:
         """As ``SqlStore._write``, in one round trip to the database (psycopg's pipeline: BEGIN, the

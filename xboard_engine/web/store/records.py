@@ -10,7 +10,8 @@ Chess mode and its history, written with the game's last action; tournaments, th
 their rounds' games and byes; bot accounts: the players an engine plays for, and their rules), 4 (the
 process that hosts each game, and the table of processes: several ``serve --shared`` processes on
 one PostgreSQL), 5 (accounts: a player with a password, its signed-in sessions, and password-reset
-links; ``accounts.py``).  An older database is brought up to date when opened."""
+links; ``accounts.py``; and moderation's reports, sanctions, log and blocks), 6 (the owners of bot
+accounts).  An older database is brought up to date when opened."""
 import secrets
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 

@@ -9,7 +9,7 @@ from .moderation import MODERATION_COUNTED, MODERATION_SCHEMA, MODERATION_TABLES
 from .records import (ChatLine, Entrant, NameTaken, RatingPoint, Store, StoreError, StoredAction,
                       StoredGame, StoredRating, StoredSeat, StoredTournament, new_slug)
 
-SCHEMA_VERSION = 5         # the schema versions: records.py's docstring
+SCHEMA_VERSION = 6         # the schema versions: records.py's docstring
 
 # The schema, written once in SQLite's words; ``PostgresStore`` turns the types into its own.
 SCHEMA = """

@@ -26,7 +26,8 @@ class SqliteStore(SqlStore):
             fold = fold or (lambda name: name.casefold())
             self._open_schema({2: lambda: self._upgrade_to_2(fold),      # 2 -> 3: new tables only (made above)
                                4: lambda: self._add_column("games", "host INTEGER"),
-                               5: lambda: self._refold_names(fold)})      # (and the account tables, made above)
+                               5: lambda: self._refold_names(fold)})      # (and the account tables, made above;
+            #                                                             5 -> 6: the bot_owners table, made above)
             self.db.executescript(INDEXES).close()
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
