@@ -12,7 +12,7 @@ from needs import need_module
 
 aiohttp = need_module("aiohttp")
 
-from live_client import ROOT, Client, LiveServer, close_all, create, new_player, player_path, run, unique  # noqa: E402
+from live_client import ROOT, Client, LiveServer, close_all, create, game_between, new_player, player_path, run, unique  # noqa: E402
 from test_web_accounts import PASSWORD, account, address, close_code, post  # noqa: E402
 
 
@@ -226,4 +226,28 @@ def test_the_server_flags_quitting_in_a_row_and_rated_games_between_accounts_of_
         assert "3 games in a row resigned, abandoned or aborted" in flags
         assert f"rated games against player {farmer.id}, signed in from the same address ({one_address})" in flags
         await close_all(mod, farmer, puppet)
+    run(scenario())
+
+
+def test_issue_52_marking_a_cheat_gives_their_opponents_back_the_points_they_lost_to_them_once(server):
+    async def scenario():
+        mod, cheat, victim = await member(server, "moderator"), await member(server), await member(server)
+        await game_between(cheat, victim, ["e2e4", "e7e5", "a2a3", "a7a6", "h2h3", "h7h6"], variant="normal",
+                           tc="300+3", rated=True)
+        await victim.send({"type": "resign"})
+        state = await cheat.state(status="over")
+        lost = state["ratingChanges"]["seats"]["1"]
+        assert lost[1] < lost[0] == 1500
+
+        async def rating_of(person):
+            async with person.session.get(server.url + player_path(person.name) + ".json") as r:
+                return [x["rating"] for x in (await r.json())["ratings"]]
+        assert await rating_of(victim) == [lost[1]]
+        assert (await http(mod, "/mod/action", player=cheat.id, action="engine", reason="engine moves"))[0] == 200
+        assert await rating_of(victim) == [1500]                              # the points lost, given back
+        for action in ("lift", "booster"):                                    # a second mark gives nothing more
+            assert (await http(mod, "/mod/action", player=cheat.id, action=action, kind="engine",
+                               reason="again"))[0] == 200
+        assert await rating_of(victim) == [1500]
+        await close_all(mod, cheat, victim)
     run(scenario())

@@ -8,7 +8,8 @@ same commit as what it changes:
 
 - ``timeout`` (10, 60 or 1440 minutes) and ``mute`` (until lifted): the player's chat is refused;
 - ``troll``: their chat lines are stored and shown to themselves only (a shadow ban);
-- ``engine`` and ``booster``: the player's ratings are hidden and left out of leaderboards;
+- ``engine`` and ``booster``: the player's ratings are hidden and left out of leaderboards, and
+  the opponents get back the points they lost to them (each game's once);
 - ``rename``: a new name, forced (an account's username with it);
 - ``close``: the account cannot sign in (the page says why), its sessions end now; ``reopen``;
 - ``lift``: a sanction ends early.
@@ -30,6 +31,7 @@ MAX_NOTE = 500
 REPORTS_PER_PERSON = (10, 3600)
 MODERATOR_ROLES = {"moderator", "administrator"}
 RECENT_REPORTS = (5, 24 * 3600)            # a flood of reports about one player is flagged
+REFUND_GAMES = 200                         # a cheat's games whose opponents' losses are given back
 SAME_OPPONENT = 5                          # of the last 20 games, rated ones against one opponent
 
 
@@ -209,6 +211,8 @@ class Moderation:
             change["sanction"] = ("timeout", time.time() + 60 * minutes)
         elif action in ("mute", "troll", "engine", "booster"):
             change["sanction"] = (action, None)
+            if action in ("engine", "booster"):
+                change["refunds"] = await self.refunds(target["id"])
         elif action == "lift":
             kind = data.get("kind")
             if kind not in MARKS:
@@ -230,6 +234,21 @@ class Moderation:
         if sessions:
             await self.hall.accounts.close_pages([s["token_hash"] for s in sessions], "account closed")
         return entry
+
+    async def refunds(self, player: int) -> List[Tuple[int, str, int, float]]:
+        """What the opponents of a player marked engine or booster get back: the points each lost in
+        their rated two-player games with them (of the last ``REFUND_GAMES``), as (opponent, pool,
+        game, points); the store gives each game's once."""
+        found = []
+        for stored, seats in await self.hall.store.games_of(player, limit=REFUND_GAMES):
+            changes = (stored.result or {}).get("ratings") or {}
+            if stored.kind != "two" or "key" not in changes:
+                continue
+            for s in seats:
+                before, after = changes.get("seats", {}).get(str(s.seat), (0, 0))
+                if s.player_id not in (None, player) and after < before:
+                    found.append((s.player_id, changes["key"], stored.id, float(before - after)))
+        return found
 
     async def _rename(self, target: Dict[str, Any], name: Any) -> str:
         try:

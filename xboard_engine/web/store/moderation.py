@@ -1,7 +1,8 @@
 """The moderators' part of the SQL both databases speak (schema 5): reports of players, the
 sanctions in force (a chat timeout until a time, a mute, the engine, booster and troll marks), the
-moderator log (who did what to whom, when and why) and each person's blocks.  ``SqlStore``
-inherits these methods."""
+moderator log (who did what to whom, when and why), each person's blocks, and (schema 6) the
+points given back to the opponents of a player marked engine or booster.  ``SqlStore`` inherits
+these methods."""
 import json
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -16,8 +17,10 @@ CREATE TABLE IF NOT EXISTS mod_log (id INTEGER PRIMARY KEY, at REAL NOT NULL, mo
     player INTEGER NOT NULL, action TEXT NOT NULL, reason TEXT NOT NULL, details TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS blocks (player_id INTEGER NOT NULL, blocked INTEGER NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (player_id, blocked));
+CREATE TABLE IF NOT EXISTS refunds (player_id INTEGER NOT NULL, game_id INTEGER NOT NULL, key TEXT NOT NULL,
+    points REAL NOT NULL, at REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
 """
-MODERATION_TABLES = ["reports", "sanctions", "mod_log", "blocks"]
+MODERATION_TABLES = ["reports", "sanctions", "mod_log", "blocks", "refunds"]
 MODERATION_COUNTED = ["reports", "mod_log"]
 
 
@@ -28,6 +31,8 @@ class ModerationRows:
     def _rows(self, sql: str, args: tuple = ()) -> List[tuple]: raise NotImplementedError
     def _transaction(self, work: Any) -> Any: raise NotImplementedError
     def _insert(self, sql: str, args: tuple) -> int: raise NotImplementedError
+    def _run(self, sql: str, args: tuple = ()) -> None: raise NotImplementedError
+    def _read(self, sql: str, args: tuple = ()) -> List[tuple]: raise NotImplementedError
 
     def add_report(self, reporter: int, player: int, reason: str, game_id: Optional[int], note: str) -> int:
         return self._transaction(lambda: self._insert(
@@ -55,13 +60,25 @@ class ModerationRows:
 
     def moderate(self, moderator: int, player: int, action: str, reason: str, details: Dict[str, Any],
                  sanction: Optional[Tuple[str, Optional[float]]] = None, lift: Optional[str] = None,
-                 closed: Any = False, handled: Optional[List[int]] = None) -> int:
+                 closed: Any = False, handled: Optional[List[int]] = None,
+                 refunds: Optional[List[Tuple[int, str, int, float]]] = None) -> int:
         """One moderator action in one commit: the sanction set (kind, until) or lifted, the account
-        closed (a reason) or reopened (None), the reports it answers marked handled, and its line in
-        the moderator log (its id)."""
+        closed (a reason) or reopened (None), the reports it answers marked handled, ``refunds``
+        given (player, rating pool, game, points: each game's once, ever; ``details["refunded"]``
+        counts those given now), and its line in the moderator log (its id)."""
         now = time.time()
 
         def work() -> int:
+            if refunds:
+                given = 0
+                for player_id, key, game_id, points in refunds:
+                    if self._read("SELECT 1 FROM refunds WHERE player_id=? AND game_id=? AND key=?",
+                                  (player_id, game_id, key)):
+                        continue
+                    self._run("INSERT INTO refunds VALUES (?, ?, ?, ?, ?)", (player_id, game_id, key, points, now))
+                    self._run("UPDATE ratings SET rating=rating+? WHERE player_id=? AND key=?", (points, player_id, key))
+                    given += 1
+                details["refunded"] = given
             if sanction is not None:
                 self._run("DELETE FROM sanctions WHERE player_id=? AND kind=?", (player, sanction[0]))
                 self._run("INSERT INTO sanctions VALUES (?, ?, ?, ?, ?, ?)",
