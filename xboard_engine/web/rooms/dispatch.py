@@ -46,6 +46,10 @@ async def _tournament(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, 
     viewer.send(wire.dumps(await hall.tournaments.create(viewer, data)))
 
 
+async def _challenges(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
+    viewer.send(wire.dumps(await hall.lobby.challenges_page(data)))
+
+
 def _lobby(method: Callable[["Hall"], Callable[[Viewer, Dict[str, Any]], Awaitable[None]]]) -> Handler:
     """A lobby message handled by a method of one of the hall's services (``method`` picks it)."""
     async def handler(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
@@ -113,6 +117,7 @@ ROUTES: Dict[str, Dict[str, Handler]] = {
     "lobby": {"name": _name, "create": _create, "cancel": _cancel_challenge,
               "seek": _lobby(lambda hall: hall.seek_board.seek),
               "accept": _lobby(lambda hall: hall.seek_board.accept), "unseek": _unseek,
+              "challenges": _challenges,
               "tournament": _tournament, "bot": _lobby(lambda hall: hall.bot_accounts.register),
               "decline": _lobby(lambda hall: hall.bot_accounts.decline)},
     "game": dict({"name": _name, "take": _take, "cancel": _withdraw_challenge, "move": _act, "resign": _act,

@@ -1,19 +1,25 @@
 
-"""The lists people find games in: the lobby (open challenges, the newest first; games being
-played; recent games; your own) and a player's page (their games and results per variant).
+"""The lists people find games in: the lobby (open challenges; games being played, the newest
+first; recent games; your own) and a player's page (their games and results per variant).
 A game that is not open to anyone (invite links, bots, a player's own) is listed only to the
-people in it."""
+people in it.
+
+Open challenges are listed so that no one floods them (issue 52): those of accounts in good
+standing (no sanction in force) first, then the others; within each, every address's newest
+challenge before anyone's second, and so on (one address's cookies share its turn), the newest
+first among equals.  A page may ask for them filtered (variant, speed, rated or casual) and paged
+(``challenges``)."""
 import asyncio
 import time
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ...core.variant import get_variant, variant_names
 from ...multi.game import MODES, OPTION_NAMES, Game
 from ..community import rated
 from ..community.ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
 from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS, board_hello
-from ..games.tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS
+from ..games.tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS, Refused
 from ..store.records import StoredGame, StoredSeat
 from .moderation import REASONS as REPORT_REASONS
 from .room import Room, Viewer
@@ -22,8 +28,22 @@ from .seating import OWN_ENGINE
 if TYPE_CHECKING:
     from .services import HallServices
 
-SHOWN = 50              # challenges and games in progress listed at most (the newest)
+SHOWN = 50              # challenges and games in progress listed at most (the newest), and a page's
 FINISHED_SHOWN = 30
+STANDING_SECONDS = 30.0  # how long a creator's good standing is taken as read
+SPEEDS = ("bullet", "blitz", "rapid", "classical", "untimed")
+
+
+def speed_of(kind: str, tc: Any) -> str:
+    """A clock's speed as lichess names them, by its expected length (base + 40 increments):
+    bullet under 3 minutes, blitz under 8, rapid under 25, else classical; untimed without a clock."""
+    text = str(tc or "none")
+    try:
+        base, _, inc = text.partition("+")
+        seconds = float(base) * (60 if kind == "eight" else 1) + 40 * float(inc or 0)
+    except ValueError:
+        return "untimed" if text == "none" or text.startswith(("st=", "depth=")) else "classical"
+    return "bullet" if seconds < 180 else "blitz" if seconds < 480 else "rapid" if seconds < 1500 else "classical"
 
 
 def _setups() -> Dict[str, int]:
@@ -76,6 +96,7 @@ class Lobby:
 
     def __init__(self, hall: "HallServices") -> None:
         self.hall = hall
+        self._standing: Dict[int, Tuple[bool, float]] = {}     # creator -> (in good standing, when read)
 
     def lobby_hello(self, viewer: Viewer) -> Dict[str, Any]:
         """The lobby page's first message: who you are and what a challenge may be."""
@@ -134,13 +155,63 @@ class Lobby:
             seats.update(zip(away, await asyncio.gather(*[self.hall.store.seats(game_id) for game_id in away])))
             away = [g.id for g in finished if g.id not in self.hall.rooms and g.id not in seats]
         games = self._unfinished()
-        challenges = [g for g in games if g[1].status == "open" and g[1].listed and any(s.kind == "open" for s in g[2])]
+        challenges = await self._ordered_challenges(games)
         playing = [g for g in games if g[1].status == "playing" and g[1].listed]
         return {"type": "lobby", "challenges": [self._entry_of(g) for g in challenges[:SHOWN]],
                 "challengeCount": len(challenges),
                 "playing": [self._entry_of(g) for g in playing[:SHOWN]], "playingCount": len(playing),
                 "finished": [self.entry(g, seats.get(g.id)) for g in finished], "tournaments": self.hall.tournaments.lobby_part(),
                 "bots": self.hall.bot_accounts.lobby_part(), **self.hall.seek_board.lobby_part()}
+
+    async def challenges_page(self, data: Dict[str, Any]) -> Dict[str, Any]:
+        """A page's ``challenges`` request: the open challenges of a variant, speed and kind
+        (rated, casual; each optional), in the lobby's order, ``SHOWN`` a page."""
+        variant, speed, kind, page = data.get("variant") or "", data.get("speed") or "", data.get("rated") or "", data.get("page") or 0
+        if variant and variant not in variant_names() + ["8 Player Chess"]:
+            raise Refused(f"variant: one of {', '.join(variant_names())} or 8 Player Chess")
+        if speed and speed not in SPEEDS:
+            raise Refused(f"speed: one of {', '.join(SPEEDS)}")
+        if kind and kind not in ("rated", "casual"):
+            raise Refused('rated: "rated" or "casual"')
+        if not 0 <= page <= 1000:
+            raise Refused("page: 0 to 1000")
+        found = []
+        for game in await self._ordered_challenges(self._unfinished()):
+            stored = game[1]
+            name = stored.config.get("variant") if stored.kind == "two" else "8 Player Chess"
+            if (not variant or name == variant) and (not speed or speed_of(stored.kind, stored.config.get("tc")) == speed) \
+                    and (not kind or bool(stored.config.get("rated")) == (kind == "rated")):
+                found.append(game)
+        return {"type": "challenges", "challenges": [self._entry_of(g) for g in found[page * SHOWN:(page + 1) * SHOWN]],
+                "count": len(found), "page": page, "pages": max(1, -(-len(found) // SHOWN)),
+                "filter": {"variant": variant, "speed": speed, "rated": kind}}
+
+    async def _ordered_challenges(self, games: List[Any]) -> List[Any]:
+        """The open challenges among ``games`` in the lobby's order (the module's docstring)."""
+        challenges = [g for g in games if g[1].status == "open" and g[1].listed and any(s.kind == "open" for s in g[2])]
+        turns: Dict[Any, int] = {}
+        keyed = []
+        for game in challenges:                   # (newest first already)
+            room, stored = game[0], game[1]
+            group = getattr(room, "address", None) or f"player {stored.creator}"
+            turn = turns[group] = turns.get(group, -1) + 1
+            keyed.append(((0 if await self._in_good_standing(stored.creator) else 1, turn, -stored.created), game))
+        keyed.sort(key=lambda k: k[0])
+        return [game for _, game in keyed]
+
+    async def _in_good_standing(self, player_id: Optional[int]) -> bool:
+        """An account with no sanction in force (read again after ``STANDING_SECONDS``)."""
+        if player_id is None:
+            return False
+        now = time.monotonic()
+        known = self._standing.get(player_id)
+        if known is None or now - known[1] > STANDING_SECONDS:
+            if len(self._standing) > 20000:
+                self._standing.clear()
+            good = await self.hall.store.account(player_id) is not None and \
+                not await self.hall.moderation.sanctions(player_id)
+            known = self._standing[player_id] = (good, now)
+        return known[0]
 
     def _unfinished(self) -> List[Any]:
         """The games not over, the newest first: (room or None, game, seats), the rooms in memory

@@ -82,6 +82,7 @@ class Room(Watched):
         self.created = stored.created
         self.creator = stored.creator
         self.listed = stored.listed
+        self.address: Optional[str] = None           # where its creator made it from (this process's own)
         self.result = stored.result
         self.seats = seats
         self.away_since: Dict[int, float] = {}   # player id -> when their last page here closed

@@ -92,6 +92,7 @@ class Seating:
         listed = any(s.kind == "open" for s in seats)
         stored = await self.hall.store.add_game(kind, config, seats, player["id"], listed)
         room = self.hall.new_room(stored, seats)
+        room.address = viewer.address
         async with room.lock:             # (its address is known to no one else yet)
             room.names[player["id"]] = player["name"]
             if challenge is not None:

@@ -6,12 +6,14 @@
 // ever shown through textContent.
 "use strict";
 
-const lobby = { hello: null, view: null, seen: {}, seeking: new Set() };
+const lobby = { hello: null, view: null, seen: {}, seeking: new Set(),
+                filter: { variant: "", speed: "", rated: "", page: 0 }, page: null };
 
 const socket = liveSocket("/ws/lobby", {
   message: (msg) => {
     if (msg.type === "hello") onHello(msg);
     else if (msg.type === "lobby") { onLobby(msg); }
+    else if (msg.type === "challenges") { lobby.page = msg; renderChallenges(); }
     else if (msg.type === "you") showYou(msg.you);
     else if (msg.type === "created") onCreated(msg);
     else if (msg.type === "paired") onPaired(msg);
@@ -41,7 +43,7 @@ function onHello(hello) {
   const first = !lobby.hello;
   lobby.hello = hello;
   showYou(hello.you);
-  if (first) fillForm();
+  if (first) { fillForm(); setupChallengeFilter(); }
   document.body.dataset.ready = "1";
   document.body.dataset.local = hello.local ? "1" : "";
 }
@@ -74,6 +76,7 @@ function onLobby(view) {
     }
   }
   lobby.view = view;
+  if (filtering()) askChallenges();
   renderLists();
   renderSeeks();
   renderTournaments();
@@ -180,23 +183,7 @@ function renderLists() {
       td.append(" ", b);
     }
   }
-  const own = new Set(mine.map((e) => e.gameId));
-  body = fillTable("challenges", v.challenges, 4, "No open challenges: create one");
-  for (const e of v.challenges) {
-    const tr = row(body, e);
-    cell(tr, gameWords(e));
-    cell(tr, clockWords(e.kind, e.tc), "tc");
-    cell(tr, playersNode(e));
-    const td = cell(tr, own.has(e.gameId) ? "yours" : "");
-    for (const seat of own.has(e.gameId) ? [] : e.free || []) {
-      const b = document.createElement("button");
-      b.textContent = `Join as ${e.seats ? e.seats[seat].label : `seat ${seat}`}`;
-      b.className = "join";
-      b.dataset.seat = String(seat);
-      b.onclick = () => { location.href = `/g/${e.gameId}#seat=${seat}`; };
-      td.appendChild(b);
-    }
-  }
+  renderChallenges();
   body = fillTable("playing", v.playing, 5, "No games being played");
   for (const e of v.playing) {
     const tr = row(body, e);
@@ -216,11 +203,79 @@ function renderLists() {
     td.append(" ", e.kind === "two" ? link("PGN", `/g/${e.gameId}.pgn`, true) : link("Record", `/g/${e.gameId}.txt`, true));
   }
   const count = (n, shown) => (n > shown ? `(${shown} newest of ${n})` : n ? `(${n})` : "");
-  $("challenge-count").textContent = count(v.challengeCount || 0, v.challenges.length);
   $("playing-count").textContent = count(v.playingCount || 0, v.playing.length);
-  document.body.dataset.challenges = String(v.challenges.length);
   document.body.dataset.mine = String(mine.length);
   document.body.dataset.playing = String(v.playing.length);
+}
+
+// The open challenges: the lobby's first page as the server orders them, or (a filter chosen, or
+// another page) the page the server answered a `challenges` request with.
+function filtering() {
+  const f = lobby.filter;
+  return Boolean(f.variant || f.speed || f.rated || f.page);
+}
+
+function askChallenges() {
+  const f = lobby.filter;
+  send({ type: "challenges", variant: f.variant || null, speed: f.speed || null, rated: f.rated || null, page: f.page });
+}
+
+function setupChallengeFilter() {
+  const select = $("cf-variant");
+  for (const name of [...lobby.hello.variants, "8 Player Chess"]) {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = name;
+    select.appendChild(o);
+  }
+  const changed = () => {
+    Object.assign(lobby.filter, { variant: $("cf-variant").value, speed: $("cf-speed").value, rated: $("cf-rated").value, page: 0 });
+    lobby.page = null;
+    if (filtering()) askChallenges(); else renderChallenges();
+  };
+  for (const id of ["cf-variant", "cf-speed", "cf-rated"]) $(id).addEventListener("change", changed);
+  const turn = (by) => {
+    lobby.filter.page = Math.max(0, lobby.filter.page + by);
+    lobby.page = null;
+    if (filtering()) askChallenges(); else renderChallenges();
+  };
+  $("cf-prev").onclick = () => turn(-1);
+  $("cf-next").onclick = () => turn(1);
+}
+
+function renderChallenges() {
+  const v = lobby.view;
+  if (!v) return;
+  const paged = filtering() ? lobby.page : null;
+  if (filtering() && !paged) return;                   // (its page is on the way)
+  const list = paged ? paged.challenges : v.challenges;
+  const total = paged ? paged.count : v.challengeCount || 0;
+  const pages = paged ? paged.pages : Math.max(1, Math.ceil(total / 50));
+  const page = paged ? paged.page : 0;
+  const mine = v.mine || [];
+  const own = new Set(mine.map((e) => e.gameId));
+  const body = fillTable("challenges", list, 4, filtering() ? "No open challenges of this kind" : "No open challenges: create one");
+  for (const e of list) {
+    const tr = row(body, e);
+    cell(tr, gameWords(e));
+    cell(tr, clockWords(e.kind, e.tc), "tc");
+    cell(tr, playersNode(e));
+    const td = cell(tr, own.has(e.gameId) ? "yours" : "");
+    for (const seat of own.has(e.gameId) ? [] : e.free || []) {
+      const b = document.createElement("button");
+      b.textContent = `Join as ${e.seats ? e.seats[seat].label : `seat ${seat}`}`;
+      b.className = "join";
+      b.dataset.seat = String(seat);
+      b.onclick = () => { location.href = `/g/${e.gameId}#seat=${seat}`; };
+      td.appendChild(b);
+    }
+  }
+  $("challenge-count").textContent = total > list.length ? `(${list.length} of ${total})` : total ? `(${total})` : "";
+  $("challenge-pages").hidden = pages <= 1;
+  $("cf-page").textContent = `page ${page + 1} of ${pages}`;
+  $("cf-prev").disabled = page === 0;
+  $("cf-next").disabled = page + 1 >= pages;
+  document.body.dataset.challenges = String(list.length);
 }
 
 // ----------------------------------------------------------------- quick pairing and seeks
