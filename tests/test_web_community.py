@@ -287,7 +287,7 @@ def test_one_address_has_at_most_20_seeks_waiting_however_many_people_make_them(
             ids.append((await people[n // 3].wait_for("seeking"))["seek"])
         view = await people[7].wait_for("lobby", seekCount=20)
         assert sorted(x["id"] for x in view["seeks"]) == sorted(ids)
-        refusal = "20 seeks from your address are waiting (at most 20): withdraw one first"
+        refusal = "20 guests' seeks from your address are waiting (at most 20): withdraw one first, or sign in"
         await people[6].send({"type": "seek", "variant": "normal", "tc": clocks[2], "rated": False, "min": 3000})
         assert (await people[6].wait_for("error"))["message"] == refusal       # 2 of their own: not the person cap
         await people[7].send({"type": "seek", "variant": "normal", "tc": clocks[0], "rated": False, "min": 3000})

@@ -1,8 +1,9 @@
-"""The lobby's open challenges cannot be flooded (issue 52, defect 2: 28 cookies of one address, 3
+"""The lobby cannot be flooded (issue 52, defect 2: 28 cookies of one address, 3
 challenges each, pushed a newcomer's challenge out of the list), on the real server over real
 WebSockets and in Chromium: accounts in good standing are listed first, each address's newest
 challenge before anyone's second, and a page asks for them filtered (variant, speed, rated) and
-paged."""
+paged; and (defect 4) puppet seeks that fill an address's share keep no account behind it from
+seeking."""
 import pytest
 
 from needs import need_module, needs
@@ -109,3 +110,21 @@ def test_issue_52_D2_the_lobby_page_filters_the_challenges_by_variant_and_speed(
         assert page.js("return document.getElementById('challenge-pages').hidden")
     finally:
         page.d.quit()
+
+
+def test_issue_52_D4_puppet_seeks_filling_an_addresss_share_do_not_keep_its_accounts_from_seeking(server):
+    async def scenario():
+        club = "10.4.0.1"
+        puppets = [await new_player(server, "Puppet", address=club) for _ in range(7)]
+        clocks = ("60+0", "180+2", "300+3")
+        for n in range(20):                        # outside every rating: none is paired
+            await puppets[n // 3].send({"type": "seek", "variant": "fullcavalry", "tc": clocks[n % 3],
+                                        "rated": False, "min": 3000})
+            await puppets[n // 3].wait_for("seeking")
+        await puppets[6].send({"type": "seek", "variant": "fullcavalry", "tc": clocks[2], "rated": False, "min": 3000})
+        assert (await puppets[6].wait_for("error"))["message"].startswith("20 guests' seeks from your address")
+        member = await account(server, club)        # a member behind the same router
+        await member.send({"type": "seek", "variant": "fullcavalry", "tc": "600+5", "rated": False, "min": 3000})
+        assert (await member.wait_for("seeking"))["seek"]
+        await close_all(member, *puppets)
+    run(scenario())

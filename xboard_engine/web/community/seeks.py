@@ -4,8 +4,8 @@ between these numbers".  A seek is matched at once with the oldest compatible se
 the two people's game begins (colours drawn at random); else it waits in the lobby, where anyone
 may take it, until its page closes or its owner withdraws it.  A person has at most
 ``MAX_SEEKS`` seeks waiting (a seek like one they have replaces it) and never meets themselves;
-the lobby pages of one network address (many cookies, or a club behind one router) have at most
-``MAX_SEEKS_PER_ADDRESS`` waiting between them.  Seeks live in memory only: a seek is a person
+the guests' lobby pages of one network address (many cookies, or a club behind one router) have at
+most ``MAX_SEEKS_PER_ADDRESS`` waiting between them (an account's are its own).  Seeks live in memory only: a seek is a person
 waiting at a page, and a restart closes the page."""
 import itertools
 import random
@@ -113,10 +113,14 @@ class SeekBoard:
                 break
         if len(same) >= MAX_SEEKS:
             raise Refused(f"you have {len(same)} seeks waiting (at most {MAX_SEEKS}): withdraw one first")
-        from_here = [s for s in self.waiting if s.viewer.address == viewer.address]
-        if len(from_here) >= MAX_SEEKS_PER_ADDRESS:
-            raise Refused(f"{len(from_here)} seeks from your address are waiting (at most "
-                          f"{MAX_SEEKS_PER_ADDRESS}): withdraw one first")
+        # Guests share their address's seeks; an account has its own three (puppet cookies filling
+        # an address's share do not keep a club's members behind the same router from seeking).
+        if not player.get("account"):
+            from_here = [s for s in self.waiting if s.viewer.address == viewer.address
+                         and not (s.viewer.player or {}).get("account")]
+            if len(from_here) >= MAX_SEEKS_PER_ADDRESS:
+                raise Refused(f"{len(from_here)} guests' seeks from your address are waiting (at most "
+                              f"{MAX_SEEKS_PER_ADDRESS}): withdraw one first, or sign in")
         self.waiting.append(new)
         viewer.send(wire.dumps({"type": "seeking", "seek": new.id}))
         self.hall.lobby_changed()
