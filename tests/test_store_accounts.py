@@ -6,7 +6,7 @@ import time
 import pytest
 
 import test_store_contract
-from xboard_engine.web.community.names import fold
+from xboard_engine.web.identity.names import fold
 from xboard_engine.web.store.records import NameTaken
 
 backend = test_store_contract.backend          # the fixture: each database

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import postgres_helpers
-from xboard_engine.web.community.names import fold
+from xboard_engine.web.identity.names import fold
 from xboard_engine.web.store.records import (SLUG_LENGTH, SLUG_LETTERS, ChatLine, Entrant, NameTaken, RatingPoint,
                                              StoredAction, StoredRating, StoredSeat, StoreError)
 from xboard_engine.web.store.sql import SCHEMA_VERSION, TABLES
@@ -42,7 +42,7 @@ class SqliteBackend:
 
     def child_opening(self):
         """Python lines that open the same store in another process as ``store``."""
-        return (f"from xboard_engine.web.community.names import fold\n"
+        return (f"from xboard_engine.web.identity.names import fold\n"
                 f"from xboard_engine.web.store.sqlite import SqliteStore\n"
                 f"store = SqliteStore({self.path!r}, fold=fold)\n")
 

@@ -19,8 +19,8 @@ aiohttp = need_module("aiohttp")
 from live_client import ROOT, Client, LiveServer, close_all, create, new_player, player_path, run, unique  # noqa: E402
 from yarl import URL  # noqa: E402
 
-from xboard_engine.web.community import passwords  # noqa: E402
-from xboard_engine.web.rooms.accounts import SIGN_IN_PER_ADDRESS, SIGN_IN_PER_NAME, WRONG  # noqa: E402
+from xboard_engine.web.identity import passwords  # noqa: E402
+from xboard_engine.web.identity.accounts import SIGN_IN_PER_ADDRESS, SIGN_IN_PER_NAME, WRONG  # noqa: E402
 
 PASSWORD = "correct horse staple"
 _addresses = itertools.count(1)

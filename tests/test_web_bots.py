@@ -425,7 +425,7 @@ def test_a_uci_engine_plays_chess960_and_an_engine_that_crashes_resigns_its_game
 def test_the_store_keeps_a_bot_accounts_rules_and_since_when_and_the_rated_rule_keeps_people_and_bots_apart(
         tmp_path):
     from xboard_engine.web.community import rated
-    from xboard_engine.web.community.names import fold
+    from xboard_engine.web.identity.names import fold
     from xboard_engine.web.store.sqlite import SqliteStore
     path = str(tmp_path / "live.sqlite3")
     store = SqliteStore(path, fold=fold)

@@ -1,5 +1,5 @@
 """The accounts' and moderators' HTTP side: the account, reset and moderators' pages, and the JSON
-requests they send (``rooms/accounts.py`` and ``rooms/moderation.py`` do the work): reports and
+requests they send (``identity/accounts.py`` and ``identity/moderation.py`` do the work): reports and
 blocks come from a player's page.  Every request is a POST of JSON from this site's pages
 (another site's page is refused by its Origin, and the cookie is ``SameSite=Lax``); a new session's
 token is given as the cookie (``HttpOnly``; ``Secure`` behind https)."""
@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable, Dict
 from aiohttp import web
 
 from ..games.tables import Refused
-from ..rooms.accounts import Limited
+from ..identity.accounts import Limited
 from ..rooms.hall import Hall
 
 MAX_BODY = 4096

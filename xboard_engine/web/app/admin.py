@@ -28,8 +28,8 @@ def main(argv: List[str]) -> int:
         role.add_argument("name", help="the account's username")
         role.add_argument("role", choices=ROLES)
     args = parser.parse_args(argv)
-    from ..community.names import fold
-    from ..rooms.accounts import make_reset
+    from ..identity.names import fold
+    from ..identity.accounts import make_reset
     from ..store.postgres import open_store
     from ..store.records import StoreError
     where = args.database or os.path.join(args.data_dir, "live.sqlite3")
@@ -61,7 +61,7 @@ def main(argv: List[str]) -> int:
 
 
 def _change_role(store: Any, name: str, role: str, grant: bool) -> None:
-    from ..community.names import fold
+    from ..identity.names import fold
     account = store.account_by_key(fold(name))
     if account is None:
         raise LookupError(f"no account is named {name!r}")

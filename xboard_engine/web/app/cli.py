@@ -249,7 +249,7 @@ def main(argv: Optional[List[str]] = None, local: bool = False) -> int:
     from ..rooms.hall import Hall
     from ..rooms.services import LOCAL, Policy
     from .importer import import_local_files, owner_token
-    from ..community.names import fold
+    from ..identity.names import fold
     from .routes import Gate, make_app
     from ..store.records import StoreError
     from ..store.postgres import open_store
@@ -338,7 +338,7 @@ def copy_main(argv: List[str]) -> int:
     parser.add_argument("source", help="the database to copy: a SQLite file (DATA_DIR/live.sqlite3) or postgresql://...")
     parser.add_argument("target", help="an empty database (made if a SQLite file does not exist) or postgresql://...")
     args = parser.parse_args(argv)
-    from ..community.names import fold
+    from ..identity.names import fold
     from ..store.records import StoreError
     from ..store.sql import copy_database
     from ..store.postgres import open_store

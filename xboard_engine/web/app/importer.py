@@ -15,7 +15,7 @@ from ...core.errors import RulesError
 from ...match.pgn import read_games
 from ...multi.game import Game
 from ...time_control import parse_time_control
-from ..community.names import BadName, check_name, fold
+from ..identity.names import BadName, check_name, fold
 from ..games.eight_player import HUMAN, EightGame
 from ..games.tables import TwoPlayerTable
 from ..games.two_player import WebGame, load_pgn

@@ -9,7 +9,7 @@ from typing import Any, Dict, Optional, Set
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..community import names
+from ..identity import names
 from ..rooms import dispatch, wire
 from ..rooms.hall import Hall
 from ..rooms.room import Room, Viewer

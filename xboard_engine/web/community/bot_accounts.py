@@ -21,7 +21,7 @@ import math
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Set, Tuple
 
-from . import names
+from ..identity import names
 from ...core.variant import variant_names
 from ...time_control import INCREMENTS_COUNTED, MAX_CLOCK_SECONDS, clock_seconds
 from ..games.tables import Refused

@@ -17,7 +17,7 @@ Handler = Callable[["Hall", Viewer, Any, Dict[str, Any]], Awaitable[None]]
 
 
 async def _name(hall: "Hall", viewer: Viewer, place: Any, data: Dict[str, Any]) -> None:
-    await hall.rename(viewer, data.get("name"))
+    await hall.accounts.rename(viewer, data.get("name"))
     viewer.send(wire.dumps({"type": "you", "you": viewer.player}))
 
 

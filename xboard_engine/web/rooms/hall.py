@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Set
 
 from . import talk, wire
 from ...match.engines import EngineConfig
-from ..community import names, rated, tournaments
+from ..community import rated, tournaments
 from ..community.bot_accounts import BotAccounts
 from ..community.seeks import SeekBoard
 from ..community.tournaments import Tournaments
@@ -18,14 +18,14 @@ from ..compute.analysis import Analyst
 from ..compute.pool import BotPool
 from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS
 from ..games.tables import TWO_LEVELS, Refused
-from ..store.records import GameMoved, NameTaken, Store, StoredAction, StoredGame, StoredSeat
+from ..store.records import GameMoved, Store, StoredAction, StoredGame, StoredSeat
+from ..identity.accounts import Accounts
+from ..identity.moderation import Moderation
+from ..identity.people import People
 from ..store.thread import AsyncStore
-from .accounts import Accounts
 from .course import Course, show_thinking
 from .lobby import Lobby
-from .moderation import Moderation
 from .offers import Offers
-from .people import People
 from .room import Room, Viewer
 from .seating import Seating
 from .services import Policy
@@ -124,28 +124,6 @@ class Hall:
             print(f"xboard-engine serve: {task.exception()!r}", flush=True)
 
     # ----------------------------------------------------------------- players
-    async def rename(self, viewer: Viewer, name: Any) -> None:
-        try:
-            name = names.check_name(name, self.engines, self.policy.name_scripts)
-        except names.BadName as error:
-            raise Refused(str(error)) from None
-        if viewer.player is not None and viewer.player.get("account") and (
-                name.casefold() != viewer.player["name"].casefold()):
-            raise Refused("name: an account's name is its username; only its letters' case may change")
-        owner = await self.store.name_owner(names.fold(name))
-        if owner is not None and owner != viewer.player_id:
-            raise Refused(f"name: {name!r} is taken (or one that looks the same)")
-        player = await self.people.ensure_player(viewer, name)
-        if player["name"] != name:
-            try:
-                await self.store.rename_player(player["id"], name, names.fold(name))
-            except NameTaken:
-                raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
-            player["name"] = name
-        self.renamed(player["id"], name)
-        if self.shared is not None:                  # the challenges other processes host
-            await self.shared.send(t="rename", player=player["id"], name=name)
-
     def renamed(self, player_id: int, name: str) -> None:
         """A player's new name in the challenges here (a game that has begun keeps the name it
         began with)."""

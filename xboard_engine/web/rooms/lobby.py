@@ -21,7 +21,7 @@ from ..community.ratings import PROVISIONAL_DEVIATION, SKILL_PROVISIONAL_SIGMA
 from ..games.eight_player import BOT_LEVELS as EIGHT_LEVELS, board_hello
 from ..games.tables import EIGHT_PLAYER_CLOCKS, LOCAL_CLOCKS, TWO_LEVELS, TWO_PLAYER_CLOCKS, Refused
 from ..store.records import StoredGame, StoredSeat
-from .moderation import REASONS as REPORT_REASONS
+from ..identity.moderation import REASONS as REPORT_REASONS
 from .room import Room, Viewer
 from .seating import OWN_ENGINE
 

@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from ..compute.pool import BotPool
     from ..store.records import StoredGame, StoredSeat
     from ..store.thread import AsyncStore
-    from .accounts import Accounts
+    from ..identity.accounts import Accounts
     from .course import Course
     from .lobby import Lobby
-    from .moderation import Moderation
+    from ..identity.moderation import Moderation
     from .offers import Offers
-    from .people import People
+    from ..identity.people import People
     from .room import Room, Viewer
     from .seating import Seating
     from .shared import Shared

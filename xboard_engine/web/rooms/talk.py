@@ -15,8 +15,8 @@ from .room import Room, Viewer
 
 if TYPE_CHECKING:
     from ..store.thread import AsyncStore
-    from .moderation import Moderation
-    from .people import People
+    from ..identity.moderation import Moderation
+    from ..identity.people import People
 
 
 def may_read(room: Room, viewer: Viewer, channel: str) -> bool:

@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any, Dict, Optional
 
-from ..community.names import clean_chat
+from ..identity.names import clean_chat
 
 MAX_MESSAGE_BYTES = 16 * 1024       # a move, a chat line or a challenge is far less
 MAX_DEPTH = 8                       # brackets nested in a message at most

@@ -3,7 +3,7 @@
 Passwords are hashed with scrypt (``hashlib.scrypt``) at OWASP's parameters (N=2^17, r=8, p=1: about
 0.3 s and 128 MiB a hash), a random salt each; the stored text names its parameters, so they can
 grow without breaking old hashes.  The hashing is slow on purpose: the server runs it on worker
-threads (``rooms/accounts.py``), never on its event loop.  Two-factor codes are TOTP (RFC 6238:
+threads (``identity/accounts.py``), never on its event loop.  Two-factor codes are TOTP (RFC 6238:
 HMAC-SHA1, 30-s steps, 6 digits), the codes phone authenticator apps make."""
 import base64
 import hashlib

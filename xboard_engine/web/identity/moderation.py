@@ -19,7 +19,8 @@ bus's ``sanction``), so a ban takes effect everywhere."""
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..community import names, rated
+from . import names
+from ..community import rated
 from ..games.tables import Refused
 from .accounts import Limited, Window
 

@@ -7,11 +7,11 @@ import secrets
 import time
 from typing import Any, Dict, List, Optional, Set
 
-from ..community import names
+from . import names
 from ..games.tables import Refused
 from ..store.records import NameTaken
 from ..store.thread import AsyncStore
-from .room import Viewer, token_hash
+from ..rooms.room import Viewer, token_hash
 
 SEEN_EVERY = 300.0                  # how often a session's "last seen" is written
 SIGNED_OUT_CODE = 4002              # the close code of the pages of an ended session

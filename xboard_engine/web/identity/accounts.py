@@ -20,11 +20,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
-from ..community import names, passwords
+from . import names, passwords
 from ..community.bot_accounts import check_rules
 from ..games.tables import Refused
 from ..store.records import NameTaken
-from .room import token_hash
+from ..rooms.room import Viewer, token_hash
 
 SIGN_IN_PER_NAME = (20, 15 * 60)          # (attempts, seconds): lichess's limits
 SIGN_IN_PER_ADDRESS = (300, 10 * 60)
@@ -225,6 +225,31 @@ class Accounts:
                              for s in await self.hall.store.sessions_of(player["id"])],
                 "bots": [dict(b, online=b["id"] in self.hall.bot_accounts.registry.online)
                          for b in await self.hall.store.owned_bots(player["id"])]}
+
+    # ----------------------------------------------------------------- names
+    async def rename(self, viewer: Viewer, name: Any) -> None:
+        """A page's ``name`` message: its player's new name (made now if it has none); an account's
+        only in the case of its letters."""
+        try:
+            name = names.check_name(name, self.hall.engines, self.hall.policy.name_scripts)
+        except names.BadName as error:
+            raise Refused(str(error)) from None
+        if viewer.player is not None and viewer.player.get("account") and (
+                name.casefold() != viewer.player["name"].casefold()):
+            raise Refused("name: an account's name is its username; only its letters' case may change")
+        owner = await self.hall.store.name_owner(names.fold(name))
+        if owner is not None and owner != viewer.player_id:
+            raise Refused(f"name: {name!r} is taken (or one that looks the same)")
+        player = await self.hall.people.ensure_player(viewer, name)
+        if player["name"] != name:
+            try:
+                await self.hall.store.rename_player(player["id"], name, names.fold(name))
+            except NameTaken:
+                raise Refused(f"name: {name!r} is taken (or one that looks the same)") from None
+            player["name"] = name
+        self.hall.renamed(player["id"], name)
+        if self.hall.shared is not None:                  # the challenges other processes host
+            await self.hall.shared.send(t="rename", player=player["id"], name=name)
 
     # ----------------------------------------------------------------- bot accounts an account owns
     async def make_bot(self, token: Optional[str], name: Any) -> Dict[str, Any]:
