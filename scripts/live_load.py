@@ -629,7 +629,7 @@ async def sign_up(run: Run, session: aiohttp.ClientSession) -> None:
     """(``--accounts``) the profile signs up with a new name: it plays as an account."""
     began = time.perf_counter()
     async with session.post(run.server.url + "/account/signup",
-                            json={"username": run.new_name(), "password": "load test password"}) as response:
+                            json={"username": run.new_name(), "password": "correct horse staple battery"}) as response:
         answer = await response.json()
         if response.status != 200:
             raise RuntimeError(f"sign-up: HTTP {response.status} {answer}")

@@ -46,6 +46,10 @@ def browser(url: str) -> aiohttp.ClientSession:
 
 
 async def post(session: aiohttp.ClientSession, url: str, path: str, **body) -> Tuple[int, dict]:
+    """A page's request; the browser first opens the account page, as a person's does (its cookie)."""
+    if not session.cookie_jar.filter_cookies(url):
+        async with session.get(f"{url}/account") as response:
+            await response.read()
     async with session.post(f"{url}/account/{path}", json=body) as response:
         return response.status, await response.json()
 

@@ -549,3 +549,21 @@ def test_issue_52_D5_a_swiss_bye_goes_to_someone_who_has_played_if_anyone_can_ta
     assert bye == 5                                                      # the lowest, as before
     _, bye = pairing.swiss_round([1, 2, 3, 4, 5], ratings_, history, no_bye={5})
     assert bye != 5 and bye in (2, 3)                                    # a lowest scorer who played
+
+
+def test_issue_52_a_player_marked_engine_is_listed_last_in_the_standings_with_no_place(server):
+    from test_web_moderation import http, member
+
+    async def scenario():
+        people, _, slug, pages = await entered(server, "Prize", 3, kind="swiss", tc="300+3", rounds=3)
+        mod = await member(server, "moderator")
+        status, _ = await http(mod, "/mod/action", player=people[0].id, action="engine", reason="engine moves")
+        assert status == 200
+        fresh = await page(server, people[1], slug)
+        view = next(m for m in fresh.inbox if m["type"] == "tournament")
+        lines = [(line["player"], line["rank"], line["marked"]) for line in view["standings"]]
+        assert lines[-1] == (people[0].id, None, True)
+        assert sorted(rank for _, rank, marked in lines if not marked) == [1, 2]
+        await close_pages(fresh, *pages)
+        await close_all(mod, *people)
+    run(scenario())

@@ -2,7 +2,7 @@
 and the table the pages show (points, tie-breaks, fire, results)."""
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Collection, Dict, List, Optional
 
 from . import eight_pairing, pairing, rated, ratings
 
@@ -44,10 +44,11 @@ async def ratings_now(store: "AsyncStore", t: "Tournament") -> Dict[int, float]:
     return {p: rated.aged(p, key, r, now).rating for p, r in zip(people, stored)}
 
 
-def standings(t: "Tournament", ratings_read: Dict[int, float]) -> List[Dict[str, Any]]:
+def standings(t: "Tournament", ratings_read: Dict[int, float], marked: Collection[int] = ()) -> List[Dict[str, Any]]:
     """Every entrant's line, best first: points (and the tie-break: arena the games played, Swiss
     Buchholz, 8 Player the wins), games, results in order, whether on fire (arena).  ``ratings_read``:
-    ``ratings_now`` (an entrant who joined since has a new player's rating)."""
+    ``ratings_now`` (an entrant who joined since has a new player's rating).  ``marked``: players a
+    moderator marked engine or booster: listed last, with no place (no prize)."""
     now = time.time()
     rating = {p: ratings_read[p] if p in ratings_read else rated.aged(p, t.pool(), None, now).rating
               for p in t.entrants}
@@ -100,6 +101,8 @@ def standings(t: "Tournament", ratings_read: Dict[int, float]) -> List[Dict[str,
             points, fire = pairing.arena_points(line["results"])
             line["points"], line["fire"], line["games"] = float(points), fire, len(line["results"])
         order = sorted(lines.values(), key=lambda x: (-x["points"], -x["games"], -x["rating"], x["player"]))
+    order = [line for line in order if line["player"] not in marked] + [line for line in order if line["player"] in marked]
     for rank, line in enumerate(order, 1):
-        line["rank"] = rank
+        line["marked"] = line["player"] in marked
+        line["rank"] = None if line["marked"] else rank
     return order

@@ -472,13 +472,18 @@ class Tournaments:
         await self.changed(t, pair=False)
 
     # --------------------------------------------------------------------- what pages see
+    async def shown(self, t: Tournament) -> List[Dict[str, Any]]:
+        """The standings the pages show: players marked engine or booster last, with no place."""
+        marked = [p for p in t.entrants if {"engine", "booster"} & set(await self.hall.moderation.sanctions(p))]
+        return standings(t, await ratings_now(self.hall.store, t), marked)
+
     async def view(self, t: Tournament, viewer: Optional[Viewer] = None) -> Dict[str, Any]:
-        return view_with(t, standings(t, await ratings_now(self.hall.store, t)), viewer)
+        return view_with(t, await self.shown(t), viewer)
 
     async def broadcast(self, t: Tournament) -> None:
         if not t.viewers:
             return
-        lines = standings(t, await ratings_now(self.hall.store, t))          # the ratings read once for every page
+        lines = await self.shown(t)                        # the ratings read once for every page
         for v in list(t.viewers):
             v.send(wire.dumps(view_with(t, lines, v)))
 

@@ -77,7 +77,8 @@ function render() {
     who.append(playerLink(s.name, s.player));
     if (s.withdrawn) who.append(" (withdrawn)");
     if (s.fire) who.append(" 🔥");
-    return [s.rank, who, s.rating, s.points, v.kind === "arena" ? "" : s.tiebreak, s.games,
+    if (s.marked) who.append(" (marked by a moderator: no place)");
+    return [s.rank === null ? "—" : s.rank, who, s.rating, s.points, v.kind === "arena" ? "" : s.tiebreak, s.games,
             s.results.map(resultText).join(" ")];
   }), 7, "Nobody has joined yet");
   $("t-playing-count").textContent = v.playing.length ? `(${v.playing.length})` : "";
