@@ -651,6 +651,18 @@ def test_arena_no_immediate_rematch():
     assert [frozenset(pr) for pr in pairs] == [frozenset((1, 2))]
 
 
+def test_issue_52_arena_pairing_never_pairs_two_people_a_block_keeps_apart():
+    points = {p: 10 - p for p in range(1, 7)}
+    blocked = {frozenset((1, 2)), frozenset((3, 4))}
+    apart = lambda p, q: frozenset((p, q)) in blocked          # noqa: E731
+    pairs = arena_pairs([1, 2, 3, 4], points, {}, {}, {}, random.Random(3), apart=apart)
+    assert {frozenset(pr) for pr in pairs} == {frozenset((1, 3)), frozenset((2, 4))}
+    assert arena_pairs([1, 2], points, {}, {}, {}, random.Random(3), apart=apart) == []   # both wait
+    # the matching (a rematch left by the walk) keeps them apart too
+    pairs = arena_pairs([1, 2, 3, 4, 5, 6], points, {}, {5: 6, 6: 5}, {}, random.Random(3), apart=apart)
+    assert not {frozenset(pr) for pr in pairs} & blocked
+
+
 def test_arena_colours():
     points = {p: 0 for p in range(1, 5)}
     ratings = {1: 1900, 2: 1800, 3: 1700, 4: 1600}

@@ -9,7 +9,7 @@ from needs import need_module, needs
 need_module("aiohttp")
 need_module("selenium")
 
-from live_client import LiveServer, new_player, player_path, run, unique  # noqa: E402
+from live_client import LiveServer, create, new_player, player_path, run, unique  # noqa: E402
 from live_page import LivePage  # noqa: E402
 from web_page import Profiles, chrome  # noqa: E402
 
@@ -64,17 +64,27 @@ def test_a_phone_signs_up_signs_out_and_signs_in_on_a_page_that_fits_it(server):
 
         async def someone():
             client = await new_player(server, "Rude")
+            made = await create(client, kind="two", variant="normal", tc="none", seats=[{"kind": "me"}, {"kind": "open"}])
             await client.close()
-            return client.name
-        rude = run(someone())
-        phone.d.get(server.url + player_path(rude))
-        phone.wait(lambda: phone.data("ready") == "1", "the reported player's page")
-        phone.press("#report-area summary")
+            return client.name, made["gameId"]
+        rude, game = run(someone())
+        phone.open(f"/g/{game}")                            # from the game: "report" beside the name
+        assert phone.js("return document.querySelectorAll('.report-link').length") == 1
+        phone.press(".report-link")
+        phone.wait(lambda: phone.data("ready") == "1" and player_path(rude) in phone.d.current_url,
+                   "the reported player's page")
+        assert phone.js("return document.getElementById('report-area').open") is True
+        assert phone.js("return document.getElementById('report-game').value") == game
         phone.select("report-reason", "insult")
         phone.fill("report-note", "called me names in chat")
         phone.press("#report-form button[type=submit]")
         phone.wait(lambda: "the moderators have your report" in phone.text("player-message"), "the report sent")
         assert wider_than_the_screen(phone) == 0
+        look = server.look()
+        try:
+            assert look.execute("SELECT g.slug FROM reports r JOIN games g ON g.id = r.game_id").fetchall() == [(game,)]
+        finally:
+            look.close()
     finally:
         phone.d.quit()
 

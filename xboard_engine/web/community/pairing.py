@@ -407,13 +407,14 @@ def arena_points(results: Sequence[float]) -> Tuple[int, bool]:
 
 def arena_pairs(waiting: Sequence[int], points: Mapping[int, int], ratings: Mapping[int, float],
                 last_opponent: Mapping[int, Optional[int]], colours: Mapping[int, int],
-                rng: random.Random) -> List[Tuple[int, int]]:
+                rng: random.Random, apart: Optional[Callable[[int, int], bool]] = None) -> List[Tuple[int, int]]:
     """(white, black) games among the players waiting now, best first: ordered by points, then
     rating, then the smaller id, neighbours paired; a player is not paired with their last
     opponent (either way round) when any other pairing exists (the walk takes the next player;
-    a full matching settles what the walk cannot).  ``colours`` holds each player's whites - blacks
-    (missing: 0): the smaller gets white, a tie is drawn with ``rng``.  An odd player out waits
-    and is left out of the result.
+    a full matching settles what the walk cannot), and never with one ``apart`` says a block keeps
+    them from (one with nobody else to meet waits).  ``colours`` holds each player's whites -
+    blacks (missing: 0): the smaller gets white, a tie is drawn with ``rng``.  An odd player out
+    waits and is left out of the result.
 
     >>> arena_pairs([1, 2, 3, 4], {1: 4, 2: 4, 3: 2, 4: 0}, {}, {1: 2, 2: 1}, {1: 1}, random.Random(0))
     [(3, 1), (4, 2)]
@@ -423,14 +424,18 @@ def arena_pairs(waiting: Sequence[int], points: Mapping[int, int], ratings: Mapp
     def rematch(p: int, q: int) -> bool:
         return last_opponent.get(p) == q or last_opponent.get(q) == p
 
+    kept_apart = apart or (lambda p, q: False)
     left = list(order)
     pairs: List[Tuple[int, int]] = []
     while len(left) >= 2:
         p = left.pop(0)
-        k = next((k for k, q in enumerate(left) if not rematch(p, q)), 0)
+        may = [k for k, q in enumerate(left) if not kept_apart(p, q)]
+        if not may:
+            continue                             # a block keeps them from everyone left: they wait
+        k = next((k for k in may if not rematch(p, left[k])), may[0])
         pairs.append((p, left.pop(k)))
     if any(rematch(p, q) for p, q in pairs):
-        pairs = _arena_matching(order, rematch)
+        pairs = [(p, q) for p, q in _arena_matching(order, rematch) if not kept_apart(p, q)]
     out = []
     for p, q in pairs:
         cp, cq = colours.get(p, 0), colours.get(q, 0)

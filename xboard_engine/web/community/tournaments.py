@@ -406,8 +406,10 @@ class Tournaments:
             last[white], last[black] = black, white
             colours[white] = colours.get(white, 0) + 1
             colours[black] = colours.get(black, 0) - 1
+        blocked = {p: set(await self.hall.moderation.blocks(p)) for p in waiting}
         pairs = pairing.arena_pairs(waiting, {p: int(lines[p]["points"]) for p in waiting},
-                                    {p: lines[p]["rating"] for p in waiting}, last, colours, random.Random())
+                                    {p: lines[p]["rating"] for p in waiting}, last, colours, random.Random(),
+                                    apart=lambda p, q: q in blocked[p] or p in blocked[q])
         if not pairs:
             return
         names = await self._names([p for pair in pairs for p in pair])

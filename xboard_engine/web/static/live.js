@@ -163,6 +163,8 @@ function freeSeats() {
 // ----------------------------------------------------------------- the panel
 ui.afterRender = renderLive;
 
+function myPlayer() { return room.hello && room.hello.you ? room.hello.you.id : null; }
+
 function nameNode(o) {
   const span = document.createElement("span");
   if (o.kind === "open") span.textContent = "(open seat)";
@@ -171,6 +173,14 @@ function nameNode(o) {
   else span.appendChild(playerLink(o.name || "?", o.kind === "player" ? o.player : null));
   if (room.kind === "two" && mine().includes(o.seat)) span.append(" (you)");    // 8pc.js marks the seat
   if (o.kind === "player" && !o.connected) span.append(" — disconnected");
+  if (o.kind === "player" && !o.botAccount && room.hello && !room.hello.local && o.player !== myPlayer()) {
+    const report = document.createElement("a");              // the player's page, its report form open
+    report.href = `/@/${encodeURIComponent(o.name || "")}#report=${room.gameId}`;
+    report.className = "report-link";
+    report.textContent = "report";
+    report.title = "Report this player to the moderators (this game attached)";
+    span.append(" ", report);
+  }
   return span;
 }
 

@@ -107,6 +107,11 @@ function showStanding(data) {
     if (game) body.game = game;
     if (await send("/report", body, "Thank you: the moderators have your report.")) $("report-area").open = false;
   };
+  const from = location.hash.match(/report=([A-Za-z0-9]{1,40})/);      // "report" beside a name in a game
+  if (from && !data.you && !data.bot) {
+    $("report-game").value = from[1];
+    $("report-area").open = true;
+  }
 }
 
 async function load() {
