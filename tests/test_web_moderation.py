@@ -229,6 +229,44 @@ def test_the_server_flags_quitting_in_a_row_and_rated_games_between_accounts_of_
     run(scenario())
 
 
+def test_issue_52_the_server_flags_rated_games_between_accounts_signed_in_from_one_browser(server):
+    async def scenario():
+        mod = await member(server, "moderator")
+        browser = Client(server, address=address())              # one browser, two accounts in turn
+        assert await browser.open_page("/") == 200
+        first, second = unique("Alter").replace(" ", ""), unique("Ego").replace(" ", "")
+        status, made = await post(browser, "signup", username=first, password=PASSWORD)
+        assert status == 200, made
+        first_id = made["player"]["id"]
+        assert (await post(browser, "signout"))[0] == 200
+        status, made = await post(browser, "signup", username=second, password=PASSWORD)
+        assert status == 200, made
+        second_id = made["player"]["id"]
+        elsewhere = Client(server, address=address())           # the first account, on another device
+        assert await elsewhere.open_page("/") == 200
+        assert (await post(elsewhere, "signin", username=first, password=PASSWORD))[0] == 200
+        for c in (browser, elsewhere):
+            await c.connect("/ws/lobby")
+            await c.wait_for("hello")
+        game = await create(elsewhere, kind="two", variant="normal", tc="300+3", rated=True,
+                            seats=[{"kind": "me"}, {"kind": "open"}])
+        await browser.connect(f"/ws/g/{game['gameId']}")
+        await browser.wait_for("hello")
+        await browser.send({"type": "take", "seat": 1})
+        await browser.state(status="playing")
+        await browser.send({"type": "resign"})
+        await browser.state(status="over")
+        reporter = await member(server)
+        status, answer = await http(reporter, "/report", player=second_id, reason="sandbagging/boosting")
+        assert status == 200
+        status, page = await mod_page(mod)
+        flags = next(r for r in page["reports"] if r["id"] == answer["report"])["evidence"]["flags"]
+        assert f"rated games against player {first_id}, signed in from the same browser" in flags
+        assert not any("same address" in f for f in flags)
+        await close_all(mod, browser, elsewhere, reporter)
+    run(scenario())
+
+
 def test_issue_52_marking_a_cheat_gives_their_opponents_back_the_points_they_lost_to_them_once(server):
     async def scenario():
         mod, cheat, victim = await member(server, "moderator"), await member(server), await member(server)

@@ -60,14 +60,23 @@ def add_account_routes(app: web.Application, hall: Hall, gate: Any, page: Callab
     def who(request: web.Request) -> Any:
         return gate.token(request), gate.address(request), request.headers.get("User-Agent", "")
 
+    async def from_browser(request: web.Request, player: Dict[str, Any]) -> None:
+        browser = request.cookies.get("xbe_browser")
+        if browser:
+            await accounts.note_browser(browser, player["id"])
+
     async def sign_up(request: web.Request, data: Dict[str, Any]) -> Any:
         token, address, agent = who(request)
-        return signed_in(*await accounts.sign_up(token, address, agent, data.get("username"), data.get("password")))
+        new_token, player = await accounts.sign_up(token, address, agent, data.get("username"), data.get("password"))
+        await from_browser(request, player)
+        return signed_in(new_token, player)
 
     async def sign_in(request: web.Request, data: Dict[str, Any]) -> Any:
         token, address, agent = who(request)
-        return signed_in(*await accounts.sign_in(token, address, agent, data.get("username"),
-                                                 data.get("password"), data.get("code")))
+        new_token, player = await accounts.sign_in(token, address, agent, data.get("username"),
+                                                   data.get("password"), data.get("code"))
+        await from_browser(request, player)
+        return signed_in(new_token, player)
 
     async def sign_out(request: web.Request, data: Dict[str, Any]) -> Any:
         await accounts.sign_out(gate.token(request), everywhere=bool(data.get("everywhere")))

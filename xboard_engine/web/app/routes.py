@@ -20,6 +20,7 @@ from .pictures import add_picture_routes
 
 STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "static")    # web/static
 COOKIE = "xbe_player"
+BROWSER_COOKIE = "xbe_browser"         # one browser's mark, kept across sign-outs: the moderators' flags
 SEND_QUEUE = 256          # messages waiting for a slow page before it is dropped
 MAX_REFUSALS = 100        # refused messages before a connection is closed (a flood)
 SWEEP_SECONDS = 5.0       # how often challenges are checked for expiry
@@ -123,6 +124,9 @@ def make_app(hall: Hall, gate: Gate) -> web.Application:
         if isinstance(response, web.Response) and (response.content_type or "").startswith("text/html"):
             if COOKIE not in request.cookies and not gate.owner_token:
                 set_cookie(response, secrets.token_urlsafe(24))
+            if BROWSER_COOKIE not in request.cookies and not gate.owner_token:
+                response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(18), max_age=10 * 365 * 86400, path="/",
+                                    httponly=True, samesite="Lax", secure=gate.secure or None)
             response.headers.setdefault("Content-Security-Policy", POLICY)
             response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")

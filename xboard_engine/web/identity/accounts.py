@@ -205,6 +205,12 @@ class Accounts:
             await self.close_pages([token_hash(token)], "signed in")
         return new_token, {"id": account["id"], "name": account["name"]}
 
+    async def note_browser(self, browser: str, player_id: int) -> None:
+        """The account signed in from this browser (its ``xbe_browser`` cookie, which no sign-out
+        changes): two accounts of one browser are flagged to the moderators when they play rated."""
+        if 8 <= len(browser) <= 200:
+            await self.hall.store.note_browser(token_hash(browser), player_id)
+
     # ----------------------------------------------------------------- sessions
     async def sign_out(self, token: Optional[str], everywhere: bool = False) -> None:
         player, account = await self._need_account(token)

@@ -164,7 +164,8 @@ class Moderation:
 
     async def flags(self, player: int, games: List[Dict[str, Any]]) -> List[str]:
         """What the server notices by itself: resignations or abandonments in a row, a flood of
-        reports, rated games against the same opponent again and again."""
+        reports, rated games against the same opponent again and again, or against an account
+        signed in from the same address or the same browser."""
         found = []
         recent = await self.hall.store.reports_since(player, time.time() - RECENT_REPORTS[1])
         if recent >= RECENT_REPORTS[0]:
@@ -180,7 +181,10 @@ class Moderation:
             found.append(f"{quits} games in a row resigned, abandoned or aborted")
         faced = [o for g in games if g["rated"] for o in g["opponents"]]
         mine = {s["address"] for s in await self.hall.store.sessions_of(player)}
+        one_browser = set(await self.hall.store.browser_partners(player))
         for opponent in sorted(set(faced)):
+            if opponent in one_browser:
+                found.append(f"rated games against player {opponent}, signed in from the same browser")
             if faced.count(opponent) >= SAME_OPPONENT:
                 found.append(f"{faced.count(opponent)} of the last rated games against player {opponent}")
             shared = mine & {s["address"] for s in await self.hall.store.sessions_of(opponent)}

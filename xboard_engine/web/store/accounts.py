@@ -1,7 +1,9 @@
 """The accounts' part of the SQL both databases speak (schema 6; the moderators' part: moderation.py): an account is a player with a
 password (``accounts``); a signed-in browser is a session (``sessions``: the hash of its cookie's
 token, so a stolen database gives no cookie); an administrator's password-reset link is a
-``resets`` row, used once; a bot account an account made is its ``bot_owners`` row (schema 6).
+``resets`` row, used once; a bot account an account made is its ``bot_owners`` row, and the
+browsers each account signed in from are ``browsers`` rows (the hash of a cookie no sign-out
+changes; schema 6).
 ``SqlStore`` inherits these methods."""
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -18,8 +20,10 @@ CREATE TABLE IF NOT EXISTS resets (token_hash TEXT NOT NULL PRIMARY KEY, player_
 CREATE TABLE IF NOT EXISTS bot_owners (player_id INTEGER NOT NULL PRIMARY KEY, owner INTEGER NOT NULL,
     made REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS bot_owners_by_owner ON bot_owners (owner);
+CREATE TABLE IF NOT EXISTS browsers (browser_hash TEXT NOT NULL, player_id INTEGER NOT NULL, seen REAL NOT NULL,
+    PRIMARY KEY (browser_hash, player_id));
 """
-ACCOUNT_TABLES = ["accounts", "sessions", "resets", "bot_owners"]
+ACCOUNT_TABLES = ["accounts", "sessions", "resets", "bot_owners", "browsers"]
 _ACCOUNT_COLUMNS = "a.player_id, a.username, a.password, a.created, a.closed, a.totp, a.recovery, a.roles, p.name"
 
 
@@ -183,3 +187,14 @@ class AccountRows:
             self._run("UPDATE players SET token_hash=? WHERE id=?", (token_hash, player_id))
             return rows[0][0] if rows else None
         return self._transaction(work)
+
+    # ----------------------------------------------------------------- the browsers accounts signed in from
+    def note_browser(self, browser_hash: str, player_id: int) -> None:
+        self._write([("DELETE FROM browsers WHERE browser_hash=? AND player_id=?", (browser_hash, player_id)),
+                     ("INSERT INTO browsers VALUES (?, ?, ?)", (browser_hash, player_id, time.time()))])
+
+    def browser_partners(self, player_id: int) -> List[int]:
+        """The other players signed in from a browser this one signed in from."""
+        rows = self._rows("SELECT DISTINCT b.player_id FROM browsers a JOIN browsers b ON b.browser_hash = a.browser_hash "
+                          "WHERE a.player_id=? AND b.player_id != ? ORDER BY b.player_id", (player_id, player_id))
+        return [r[0] for r in rows]
