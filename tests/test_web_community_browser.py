@@ -201,9 +201,9 @@ def test_issue_52_D10_on_a_phone_the_lobbys_words_do_not_break_and_the_board_kee
     and the board touched the screen's right edge."""
     async def challenges():
         made = []
-        for variant, name in (("fullcavalry", "Abcdefghijklmnopqrstuv"), ("chess80", "Somebody Longname"),
-                              ("normal", "Somebody Longname")):
-            person = await new_player(server, name)
+        for variant, name in (("fullcavalry", "Abcdefghijklmnopqrstuvw"), ("chess80", "Somebody Longname c"),
+                              ("normal", "Somebody Longname n")):
+            person = await new_player(server, name, exact=True)       # (a long name, as it is)
             made.append((await create(person, kind="two", variant=variant, tc="300+3",
                                       seats=[{"kind": "me"}, {"kind": "open"}]))["gameId"])
             await close_all(person)
