@@ -229,6 +229,28 @@ def test_the_server_flags_quitting_in_a_row_and_rated_games_between_accounts_of_
     run(scenario())
 
 
+def test_issue_52_a_closed_account_does_not_come_back_from_its_address_as_a_new_account_or_a_chatting_guest(server):
+    async def scenario():
+        mod, where = await member(server, "moderator"), address()
+        closed = await member(server, where=where)
+        assert (await http(mod, "/mod/action", player=closed.id, action="close", reason="abuse"))[0] == 200
+        again = Client(server, address=where)                    # the same person, a new browser
+        assert await again.open_page("/account") == 200
+        status, answer = await post(again, "signup", username=unique("Again").replace(" ", ""), password=PASSWORD)
+        assert status == 400 and answer["error"].startswith("sign-ups from your address are closed for now")
+        guest = await new_player(server, "Comeback", address=where)
+        other = await member(server)
+        slug = await game_with_chat(other, guest)
+        await guest.send({"type": "chat", "text": "back again"})
+        assert (await guest.wait_for("error"))["message"].startswith("chat: guests from your address may not chat")
+        assert (await http(mod, "/mod/action", player=closed.id, action="reopen", reason="appeal granted"))[0] == 200
+        await says(guest, "sorry", other)
+        assert (await post(again, "signup", username=unique("Again").replace(" ", ""), password=PASSWORD))[0] == 200
+        assert slug
+        await close_all(mod, closed, again, guest, other)
+    run(scenario())
+
+
 def test_issue_52_the_server_flags_rated_games_between_accounts_signed_in_from_one_browser(server):
     async def scenario():
         mod = await member(server, "moderator")

@@ -150,6 +150,9 @@ class Accounts:
         owner = await self.hall.store.name_owner(names.fold(username))
         if owner is not None and (player is None or owner != player["id"]):
             raise Refused(f"username: {username!r} is taken (or one that looks the same)")
+        if await self.hall.moderation.address_barred(address):
+            raise Refused("sign-ups from your address are closed for now: an account used from it was closed by the "
+                          "moderators")
         now = self.now()
         if not self.sign_up_all.allow(None, now):
             raise Limited("too many sign-ups on this server just now; try again later")

@@ -11,7 +11,9 @@ same commit as what it changes:
 - ``engine`` and ``booster``: the player's ratings are hidden and left out of leaderboards, and
   the opponents get back the points they lost to them (each game's once);
 - ``rename``: a new name, forced (an account's username with it);
-- ``close``: the account cannot sign in (the page says why), its sessions end now; ``reopen``;
+- ``close``: the account cannot sign in (the page says why), its sessions end now, and for a week
+  its addresses make no new accounts and their guests do not chat (no coming back as another);
+  ``reopen`` (which lifts those);
 - ``lift``: a sanction ends early.
 
 With ``serve --shared`` the other processes forget what they knew of the player at once (the
@@ -32,6 +34,7 @@ MAX_NOTE = 500
 REPORTS_PER_PERSON = (10, 3600)
 MODERATOR_ROLES = {"moderator", "administrator"}
 RECENT_REPORTS = (5, 24 * 3600)            # a flood of reports about one player is flagged
+BAR_DAYS = 7                               # a closed account's addresses: no sign-ups, no guests' chat
 REFUND_GAMES = 200                         # a cheat's games whose opponents' losses are given back
 SAME_OPPONENT = 5                          # of the last 20 games, rated ones against one opponent
 
@@ -43,6 +46,7 @@ class Moderation:
         self.hall = hall
         self._sanctions: Dict[int, Dict[str, Tuple[Optional[float], str]]] = {}
         self._blocks: Dict[int, List[int]] = {}
+        self._barred: Dict[str, Tuple[bool, float]] = {}        # address -> (barred, when read)
         self.reports_from = Window(REPORTS_PER_PERSON)
 
     # ----------------------------------------------------------------- what is in force
@@ -56,9 +60,26 @@ class Moderation:
         now = time.time()
         return {k: v for k, v in known.items() if v[0] is None or v[0] > now}
 
-    async def chat_channel(self, player_id: int) -> Optional[str]:
+    async def address_barred(self, address: Optional[str]) -> bool:
+        """Whether an account closed by a moderator was used from this address lately (``BAR_DAYS``):
+        no sign-ups and no guests' chat from it (a closed person does not come back as a guest)."""
+        if not address:
+            return False
+        now = time.monotonic()
+        known = self._barred.get(address)
+        if known is None or now - known[1] > 30.0:
+            if len(self._barred) > 50000:
+                self._barred.clear()
+            known = self._barred[address] = (await self.hall.store.address_barred(address, time.time()), now)
+        return known[0]
+
+    async def chat_channel(self, player_id: int, guest_address: Optional[str] = None) -> Optional[str]:
         """None if the player may chat as usual, ``"troll"`` if their lines reach only themselves;
-        Refused if they may not chat now."""
+        Refused if they may not chat now (``guest_address``: a guest's, barred after a closed
+        account used it)."""
+        if await self.address_barred(guest_address):
+            raise Refused("chat: guests from your address may not chat for now (an account used from it was closed "
+                          "by the moderators): sign in")
         held = await self.sanctions(player_id)
         if "mute" in held:
             raise Refused("chat: you are muted by a moderator")
@@ -233,9 +254,13 @@ class Moderation:
             details["to"] = await self._rename(target, data.get("name"))
         handled = [r for r in data.get("reports", []) if isinstance(r, int)] if isinstance(data.get("reports"), list) else []
         sessions = await self.hall.store.sessions_of(target["id"]) if action == "close" else []
+        if sessions:
+            change["barred"] = (sorted({s["address"] for s in sessions}), time.time() + BAR_DAYS * 86400)
         entry = await self.hall.store.moderate(moderator["id"], target["id"], action, reason, details,
                                                handled=handled, **change)
         await self._changed(target["id"])
+        if action in ("close", "reopen"):
+            self._barred.clear()               # (other processes read it again within 30 s)
         if sessions:
             await self.hall.accounts.close_pages([s["token_hash"] for s in sessions], "account closed")
         return entry

@@ -38,7 +38,7 @@ async def chat(store: "AsyncStore", people: "People", moderation: "Moderation", 
     if channel not in ("all", "team"):
         raise Refused("channel: all or team")
     player = await people.ensure_player(viewer)
-    troll = await moderation.chat_channel(player["id"]) == "troll"
+    troll = await moderation.chat_channel(player["id"], None if player.get("account") else viewer.address) == "troll"
     apart = set(await moderation.blocks(player["id"]))
     owned = room.owned_by(player["id"])
     stored_channel = f"troll:{player['id']}" if troll else "all"

@@ -1,7 +1,8 @@
 """The moderators' part of the SQL both databases speak (schema 5): reports of players, the
 sanctions in force (a chat timeout until a time, a mute, the engine, booster and troll marks), the
 moderator log (who did what to whom, when and why), each person's blocks, and (schema 6) the
-points given back to the opponents of a player marked engine or booster.  ``SqlStore`` inherits
+points given back to the opponents of a player marked engine or booster, and the addresses a closed
+account was used from (``address_bans``: no sign-ups or guests' chat from them for a while).  ``SqlStore`` inherits
 these methods."""
 import json
 import time
@@ -19,8 +20,10 @@ CREATE TABLE IF NOT EXISTS blocks (player_id INTEGER NOT NULL, blocked INTEGER N
     PRIMARY KEY (player_id, blocked));
 CREATE TABLE IF NOT EXISTS refunds (player_id INTEGER NOT NULL, game_id INTEGER NOT NULL, key TEXT NOT NULL,
     points REAL NOT NULL, at REAL NOT NULL, PRIMARY KEY (player_id, game_id, key));
+CREATE TABLE IF NOT EXISTS address_bans (address TEXT NOT NULL, player_id INTEGER NOT NULL, until REAL NOT NULL,
+    PRIMARY KEY (address, player_id));
 """
-MODERATION_TABLES = ["reports", "sanctions", "mod_log", "blocks", "refunds"]
+MODERATION_TABLES = ["reports", "sanctions", "mod_log", "blocks", "refunds", "address_bans"]
 MODERATION_COUNTED = ["reports", "mod_log"]
 
 
@@ -61,11 +64,13 @@ class ModerationRows:
     def moderate(self, moderator: int, player: int, action: str, reason: str, details: Dict[str, Any],
                  sanction: Optional[Tuple[str, Optional[float]]] = None, lift: Optional[str] = None,
                  closed: Any = False, handled: Optional[List[int]] = None,
-                 refunds: Optional[List[Tuple[int, str, int, float]]] = None) -> int:
+                 refunds: Optional[List[Tuple[int, str, int, float]]] = None,
+                 barred: Optional[Tuple[List[str], float]] = None) -> int:
         """One moderator action in one commit: the sanction set (kind, until) or lifted, the account
         closed (a reason) or reopened (None), the reports it answers marked handled, ``refunds``
         given (player, rating pool, game, points: each game's once, ever; ``details["refunded"]``
-        counts those given now), and its line in the moderator log (its id)."""
+        counts those given now), ``barred`` addresses (until a time: a closed account's; a reopened
+        one's bans go), and its line in the moderator log (its id)."""
         now = time.time()
 
         def work() -> int:
@@ -87,6 +92,9 @@ class ModerationRows:
                 self._run("DELETE FROM sanctions WHERE player_id=? AND kind=?", (player, lift))
             if closed is not False:
                 self._run("UPDATE accounts SET closed=? WHERE player_id=?", (closed, player))
+                self._run("DELETE FROM address_bans WHERE player_id=?", (player,))
+                for address in (barred[0] if barred and closed is not None else []):
+                    self._run("INSERT INTO address_bans VALUES (?, ?, ?)", (address, player, barred[1]))
                 if closed is not None:
                     self._run("DELETE FROM sessions WHERE player_id=?", (player,))
             for report in handled or []:
@@ -117,3 +125,7 @@ class ModerationRows:
         rows = self._rows("SELECT blocked FROM blocks WHERE player_id=? UNION SELECT player_id FROM blocks "
                           "WHERE blocked=?", (player_id, player_id))
         return sorted(p for (p,) in rows)
+
+    def address_barred(self, address: str, now: float) -> bool:
+        """Whether a closed account's ban on this address is in force."""
+        return bool(self._rows("SELECT 1 FROM address_bans WHERE address=? AND until>?", (address, now)))
