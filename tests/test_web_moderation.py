@@ -203,20 +203,25 @@ def test_a_block_keeps_two_people_apart_in_seats_seeks_and_chat(server):
     run(scenario())
 
 
+async def taken_and_resigned(creator, taker):
+    """A rated challenge of ``creator`` (in the lobby), taken by ``taker``, who resigns at once."""
+    made = await create(creator, kind="two", variant="normal", tc="300+3", rated=True,
+                        seats=[{"kind": "me"}, {"kind": "open"}])
+    await taker.connect(f"/ws/g/{made['gameId']}")
+    await taker.wait_for("hello")
+    await taker.send({"type": "take", "seat": 1})
+    await taker.state(status="playing")
+    await taker.send({"type": "resign"})
+    await taker.state(status="over")
+
+
 def test_the_server_flags_quitting_in_a_row_and_rated_games_between_accounts_of_one_address(server):
     async def scenario():
         mod = await member(server, "moderator")
         one_address = address()
         farmer, puppet = await member(server, where=one_address), await member(server, where=one_address)
         for _ in range(3):
-            made = await create(farmer, kind="two", variant="normal", tc="300+3", rated=True,
-                                seats=[{"kind": "me"}, {"kind": "open"}])
-            await puppet.connect(f"/ws/g/{made['gameId']}")
-            await puppet.wait_for("hello")
-            await puppet.send({"type": "take", "seat": 1})
-            await puppet.state(status="playing")
-            await puppet.send({"type": "resign"})
-            await puppet.state(status="over")
+            await taken_and_resigned(farmer, puppet)
             await farmer.connect("/ws/lobby")
             await farmer.wait_for("hello")
         status, answer = await http(farmer, "/report", player=puppet.id, reason="sandbagging/boosting")
@@ -270,14 +275,7 @@ def test_issue_52_the_server_flags_rated_games_between_accounts_signed_in_from_o
         for c in (browser, elsewhere):
             await c.connect("/ws/lobby")
             await c.wait_for("hello")
-        game = await create(elsewhere, kind="two", variant="normal", tc="300+3", rated=True,
-                            seats=[{"kind": "me"}, {"kind": "open"}])
-        await browser.connect(f"/ws/g/{game['gameId']}")
-        await browser.wait_for("hello")
-        await browser.send({"type": "take", "seat": 1})
-        await browser.state(status="playing")
-        await browser.send({"type": "resign"})
-        await browser.state(status="over")
+        await taken_and_resigned(elsewhere, browser)
         reporter = await member(server)
         status, answer = await http(reporter, "/report", player=second_id, reason="sandbagging/boosting")
         assert status == 200
